@@ -1,0 +1,57 @@
+# FaultMaven for Slack — the two commands a newcomer needs are `make run` and `make test`.
+# Both create and refresh the virtual environment in .venv on their own.
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+TORCH  := torch==2.13.0
+
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export LANCEDB_LOG := error
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup run test lint fmt bench clean doctor
+
+setup: $(STAMP)
+
+# Re-run whenever the declared dependencies change; torch first, pinned, so nothing pulls a CUDA build.
+$(STAMP): pyproject.toml constraints.txt
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is required ($(PYTHON) not found)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet $(TORCH)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev,postgres]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	@if [ -n "$$SLACK_BOT_TOKEN" ] || grep -qs '^SLACK_BOT_TOKEN=.' .env; then \
+		$(BIN)/fm run; \
+	else \
+		echo "No SLACK_BOT_TOKEN set: starting the local console surface (fm run --console)."; \
+		$(BIN)/fm run --console; \
+	fi
+
+test: $(STAMP)
+	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+fmt: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.benchmarks
+
+doctor: $(STAMP)
+	$(BIN)/fm doctor
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage *.egg-info

@@ -1,0 +1,28 @@
+"""Shared base model and helpers for the domain's pydantic models."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, ConfigDict
+
+
+class DomainModel(BaseModel):
+    """Base for domain models: strict about unknown fields, docstrings become schema text."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_assignment=True,
+        use_attribute_docstrings=True,
+    )
+
+
+def new_id(prefix: str) -> str:
+    """Return a fresh system-generated identifier such as ``ev_1a2b3c4d5e6f``."""
+    return f"{prefix}_{uuid.uuid4().hex[:12]}"
+
+
+def utc_now() -> datetime:
+    """Return the current time in UTC (default factory for system timestamps)."""
+    return datetime.now(UTC)

@@ -1,0 +1,174 @@
+"""Ports: the small interfaces the core needs from the outside world, in domain types only."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from domain.case import Case
+from domain.confirmations import PendingConfirmation
+from domain.records import (
+    AuditEntry,
+    ConversationMessage,
+    InboxItem,
+    ScoringStatus,
+    SessionScore,
+    StoredFile,
+)
+
+
+class Clock(Protocol):
+    """Source of the current time (injected so rules and prompts are testable)."""
+
+    def now(self) -> datetime:
+        """The current time, timezone-aware."""
+        ...
+
+
+class CaseRepository(Protocol):
+    """Cases, saved atomically with an optimistic version check."""
+
+    async def add(self, case: Case) -> Case:
+        """Store a new case (assigns its short id and version); DuplicateCaseError if taken."""
+        ...
+
+    async def get(self, case_id: str) -> Case:
+        """The case, or NotFoundError."""
+        ...
+
+    async def get_by_thread(self, team_id: str, channel_id: str, thread_ts: str) -> Case | None:
+        """The case a Slack thread belongs to."""
+        ...
+
+    async def get_by_short_id(self, team_id: str, short_id: str) -> Case | None:
+        """The case with this human id in this workspace."""
+        ...
+
+    async def save(self, case: Case) -> Case:
+        """Save if nobody saved since it was loaded (else VersionConflictError)."""
+        ...
+
+    async def list_cases(
+        self,
+        team_id: str,
+        *,
+        open_only: bool = True,
+        user_id: str | None = None,
+        limit: int = 20,
+    ) -> list[Case]:
+        """Recent cases of a workspace, newest first."""
+        ...
+
+    async def find_confirmation(
+        self, team_id: str, confirmation_id: str
+    ) -> tuple[str, PendingConfirmation] | None:
+        """The case id and confirmation for a button click."""
+        ...
+
+
+class MessageRepository(Protocol):
+    """The conversation of each case."""
+
+    async def add(self, message: ConversationMessage) -> bool:
+        """Store a message; False if that ts was already stored for the case."""
+        ...
+
+    async def list_for_case(
+        self, case_id: str, *, limit: int | None = None
+    ) -> list[ConversationMessage]:
+        """Messages oldest first (the newest ``limit`` if given)."""
+        ...
+
+
+class FileRepository(Protocol):
+    """Uploaded files' records."""
+
+    async def add(self, record: StoredFile) -> None:
+        """Store a new file record."""
+        ...
+
+    async def update(self, record: StoredFile) -> None:
+        """Replace a file record."""
+        ...
+
+    async def get(self, file_id: str) -> StoredFile:
+        """The record, or NotFoundError."""
+        ...
+
+    async def list_for_case(self, case_id: str) -> list[StoredFile]:
+        """A case's files, oldest first."""
+        ...
+
+
+class InboxRepository(Protocol):
+    """The durable inbox: listeners record, the worker claims and completes."""
+
+    async def enqueue(self, item: InboxItem) -> bool:
+        """Record an item; False if its dedup key was seen before."""
+        ...
+
+    async def claim(self, *, now: datetime, limit: int = 10) -> list[InboxItem]:
+        """Take available items (one per case key at a time) and mark them processing."""
+        ...
+
+    async def complete(self, item_id: int) -> None:
+        """Mark an item done."""
+        ...
+
+    async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
+        """Record a failure; retry later when ``retry_at`` is given, else give up."""
+        ...
+
+    async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
+        """Return items left processing by a crashed worker to the queue."""
+        ...
+
+
+class AuditRepository(Protocol):
+    """Append-only audit log."""
+
+    async def record(self, entry: AuditEntry) -> None:
+        """Append an entry."""
+        ...
+
+    async def list_for_case(self, case_id: str) -> list[AuditEntry]:
+        """A case's entries, oldest first."""
+        ...
+
+
+class ScoreRepository(Protocol):
+    """Session scores (the judge's gradings)."""
+
+    async def create(self, score: SessionScore) -> SessionScore:
+        """Insert a pending scoring; ScoringInProgressError if one is already active."""
+        ...
+
+    async def get(self, score_id: str) -> SessionScore:
+        """The scoring, or NotFoundError."""
+        ...
+
+    async def active_for_case(self, case_id: str) -> SessionScore | None:
+        """The pending or in-progress scoring of a case, if any."""
+        ...
+
+    async def latest_for_case(self, case_id: str) -> SessionScore | None:
+        """The newest scoring of a case, in any status."""
+        ...
+
+    async def update(self, score: SessionScore) -> None:
+        """Store a scoring's new state."""
+        ...
+
+    async def list_recent(
+        self, team_id: str, *, below: int | None = None, limit: int = 20
+    ) -> list[SessionScore]:
+        """Recent completed scorings of a workspace, newest first."""
+        ...
+
+    async def fail_orphans(self, *, reason: str, now_us: int) -> int:
+        """Mark scorings left pending/in progress (a crash) as failed; return how many."""
+        ...
+
+    async def count_by_status(self, case_id: str) -> dict[ScoringStatus, int]:
+        """How many scorings of each status a case has."""
+        ...
