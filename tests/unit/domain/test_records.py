@@ -60,3 +60,22 @@ def test_the_ports_are_protocols():
         "ScoreRepository",
     ):
         assert getattr(getattr(ports, name), "_is_protocol", False), name
+
+
+def test_citations_read_like_file_line_time_or_title_section():
+    from domain.knowledge import Citation, KnowledgeBaseKind
+
+    at = NOW.replace(hour=14, minute=32, second=15)
+    assert Citation(
+        kb=KnowledgeBaseKind.CASE, source="app.log", line_start=1045, line_end=1045, timestamp=at
+    ).label() == ("app.log:1045 (14:32:15Z)")
+    assert (
+        Citation(kb=KnowledgeBaseKind.CASE, source="app.log", line_start=3, line_end=9).label()
+        == "app.log:3-9"
+    )
+    assert Citation(
+        kb=KnowledgeBaseKind.PERSONAL, source="DB failover", section="Steps"
+    ).label() == ("DB failover › Steps")
+    assert (
+        Citation(kb=KnowledgeBaseKind.GLOBAL, source="Postgres tuning").label() == "Postgres tuning"
+    )

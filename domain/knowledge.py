@@ -1,0 +1,160 @@
+"""Knowledge and evidence retrieval as the core sees it: scopes, citations, results, the port."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import AwareDatetime, Field
+
+from domain.base import DomainModel
+
+
+class KnowledgeBaseKind(StrEnum):
+    """The three knowledge bases, each with its own retrieval strategy."""
+
+    CASE = "case"
+    """Evidence uploaded into one case (forensic: file:line (timestamp) citations)."""
+    PERSONAL = "personal"
+    """One person's runbooks (procedural: title/section citations)."""
+    GLOBAL = "global"
+    """The workspace's shared knowledge base (educational: article citations)."""
+
+
+class ToolStatus(StrEnum):
+    """Outcome of a tool call, so the model (or person) can correct the query."""
+
+    OK = "ok"
+    NO_DATA = "no_data"
+    ERROR = "error"
+
+
+class Citation(DomainModel):
+    """Where a retrieved excerpt came from."""
+
+    kb: KnowledgeBaseKind
+    source: str
+    """File name, runbook title or article title."""
+    line_start: int | None = Field(default=None, ge=1)
+    line_end: int | None = Field(default=None, ge=1)
+    timestamp: AwareDatetime | None = None
+    section: str | None = None
+
+    def label(self) -> str:
+        """Human form: ``app.log:1045-1047 (14:32:15Z)`` or ``Runbook › Section``."""
+        if self.line_start is None:
+            return f"{self.source} › {self.section}" if self.section else self.source
+        lines = str(self.line_start)
+        if self.line_end is not None and self.line_end != self.line_start:
+            lines = f"{self.line_start}-{self.line_end}"
+        when = f" ({self.timestamp.strftime('%H:%M:%SZ')})" if self.timestamp else ""
+        return f"{self.source}:{lines}{when}"
+
+
+class RetrievedChunk(DomainModel):
+    """An excerpt with its citation and relevance."""
+
+    text: str
+    citation: Citation
+    score: float
+    severity: str | None = None
+
+
+class KnowledgeResult(DomainModel):
+    """What a knowledge tool returns: status, the exact query, excerpts and maybe an answer."""
+
+    status: ToolStatus
+    query: str
+    """The exact query that was run (after any rewriting), so it can be corrected."""
+    kb: KnowledgeBaseKind
+    chunks: list[RetrievedChunk] = Field(default_factory=list)
+    answer: str | None = None
+    """A synthesised answer citing the chunks; absent without an LLM (the excerpts are the answer)."""
+    error: str | None = None
+
+
+class IngestReport(DomainModel):
+    """What ingesting one file found, reported to the thread at once."""
+
+    source: str
+    status: ToolStatus
+    lines: int = Field(default=0, ge=0)
+    size_bytes: int = Field(default=0, ge=0)
+    chunks: int = Field(default=0, ge=0)
+    redactions: int = Field(default=0, ge=0)
+    first_timestamp: AwareDatetime | None = None
+    last_timestamp: AwareDatetime | None = None
+    error_count: int = Field(default=0, ge=0)
+    warning_count: int = Field(default=0, ge=0)
+    top_messages: list[tuple[int, str]] = Field(default_factory=list)
+    """The most repeated messages (count, masked template)."""
+    error: str | None = None
+    """Why the file was refused or failed (binary, too large, unreadable…)."""
+
+
+class KnowledgePort(Protocol):
+    """Retrieval and ingestion, with access control applied at this boundary."""
+
+    async def search_case_evidence(
+        self,
+        *,
+        team_id: str,
+        case_id: str,
+        query: str,
+        conversation: Sequence[str] = (),
+        limit: int = 8,
+    ) -> KnowledgeResult:
+        """Search one case's evidence (only within that case)."""
+        ...
+
+    async def search_personal_runbooks(
+        self,
+        *,
+        team_id: str,
+        user_id: str,
+        query: str,
+        conversation: Sequence[str] = (),
+        limit: int = 5,
+    ) -> KnowledgeResult:
+        """Search one person's runbooks (only for that person)."""
+        ...
+
+    async def search_global(
+        self,
+        *,
+        team_id: str,
+        query: str,
+        conversation: Sequence[str] = (),
+        limit: int = 5,
+    ) -> KnowledgeResult:
+        """Search the workspace's global knowledge base."""
+        ...
+
+    async def ingest_case_file(
+        self, *, team_id: str, case_id: str, filename: str, content: bytes
+    ) -> IngestReport:
+        """Redact, chunk and index an uploaded file as evidence of the case."""
+        ...
+
+    async def delete_case_evidence(self, *, team_id: str, case_id: str) -> int:
+        """Remove a closed case's evidence; return how many chunks were removed."""
+        ...
+
+    async def save_document(
+        self,
+        *,
+        team_id: str,
+        kb: KnowledgeBaseKind,
+        scope_id: str | None,
+        title: str,
+        markdown: str,
+    ) -> IngestReport:
+        """Keep a generated report or runbook in a knowledge base."""
+        ...
+
+    async def find_similar_runbook(
+        self, *, team_id: str, text: str, threshold: float = 0.85
+    ) -> tuple[str, float] | None:
+        """The most similar existing runbook's title and similarity, when above the threshold."""
+        ...
