@@ -194,13 +194,13 @@ def _solution_verified(
     # A verified permanent fix resolves the case: the seed's one automatic terminal transition,
     # authorised by the person who just confirmed the verification.
     apply_transition(
-            case,
-            CaseStatus.RESOLVED,
-            by=by,
-            reason=f"solution verified: {solution.title}",
-            now=now,
-            confirmation_id=cid,
-        )
+        case,
+        CaseStatus.RESOLVED,
+        by=by,
+        reason=f"solution verified: {solution.title}",
+        now=now,
+        confirmation_id=cid,
+    )
 
 
 def _record_attested_fix(case: Case, summary: str, *, by: str, now: datetime) -> None:

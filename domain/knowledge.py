@@ -70,7 +70,7 @@ class KnowledgeResult(DomainModel):
     kb: KnowledgeBaseKind
     chunks: list[RetrievedChunk] = Field(default_factory=list)
     answer: str | None = None
-    """A synthesised answer citing the chunks; absent without an LLM (the excerpts are the answer)."""
+    """A synthesised answer citing the chunks; without an LLM the excerpts are the answer."""
     error: str | None = None
 
 

@@ -75,7 +75,8 @@ def test_proposing_a_statement_records_it_for_the_person_to_confirm():
     )
     assert case.consulting.proposed_problem_statement == "API slow"
     assert cf.kind is ConfirmationKind.PROBLEM_STATEMENT
-    assert cf.is_pending and cf.prompt == "Is this right?"
+    assert cf.is_pending
+    assert cf.prompt == "Is this right?"
     assert case.pending_confirmations() == [cf]
 
 
@@ -96,7 +97,8 @@ def test_confirming_the_statement_and_investigating_starts_the_investigation():
     result = _yes(case, cf)
     assert result.outcome is AnswerOutcome.APPLIED
     assert case.status is CaseStatus.INVESTIGATING
-    assert case.consulting.problem_statement_confirmed and case.consulting.decided_to_investigate
+    assert case.consulting.problem_statement_confirmed
+    assert case.consulting.decided_to_investigate
     assert [t.confirmation_id for t in result.transitions] == [cf.confirmation_id]
     assert result.confirmation.answered_by == OPENER
 
@@ -350,7 +352,7 @@ def _refuting_case():
 
 
 def test_confirming_a_refutation_refutes_the_hypothesis_and_records_a_dead_end():
-    case, hypothesis, evidence, cf = _refuting_case()
+    case, hypothesis, _evidence, cf = _refuting_case()
     _yes(case, cf)
     assert hypothesis.hypothesis_id in case.hypotheses
     refuted = case.hypotheses[hypothesis.hypothesis_id]
@@ -420,7 +422,8 @@ def test_applying_a_mitigation_completes_the_mitigation_milestone():
     case = investigating_case()
     solution = add_solution(case, mitigation=True)
     _yes(case, propose(case, SolutionAppliedPayload(solution_id=solution.solution_id), now=NOW))
-    assert case.progress.mitigation_applied and not case.progress.solution_applied
+    assert case.progress.mitigation_applied
+    assert not case.progress.solution_applied
     assert solution.solution_id == case.solutions[0].solution_id
     assert case.solutions[0].applied_by == OPENER
 
@@ -432,7 +435,8 @@ def test_verifying_the_permanent_fix_resolves_the_case():
         case, propose(case, SolutionVerifiedPayload(solution_id=solution.solution_id), now=NOW)
     )
     assert case.status is CaseStatus.RESOLVED
-    assert case.progress.solution_applied and case.progress.solution_verified
+    assert case.progress.solution_applied
+    assert case.progress.solution_verified
     assert result.transitions[0].to_status is CaseStatus.RESOLVED
 
 
@@ -483,7 +487,7 @@ def test_one_pending_question_per_solution():
 
 
 def test_disputing_classified_evidence_makes_it_neutral():
-    case, hypothesis, evidence, cf = _refuting_case()
+    case, _hypothesis, evidence, cf = _refuting_case()
     case.find_evidence(evidence.evidence_id).classification = EvidenceClassification(
         completeness=CompletenessLevel.COMPLETE,
         completeness_score=0.9,
@@ -498,7 +502,7 @@ def test_disputing_classified_evidence_makes_it_neutral():
 
 
 def test_disputing_vanished_evidence_fails_cleanly():
-    case, hypothesis, evidence, cf = _refuting_case()
+    case, _hypothesis, _evidence, cf = _refuting_case()
     case.evidence.clear()
     with pytest.raises(PreconditionFailedError, match="no evidence"):
         _yes(case, cf, decision=Decision.NO)

@@ -6,11 +6,11 @@ import pytest
 
 from domain.progress import (
     MILESTONES,
+    STAGE_FOCUS,
     InvestigationProgress,
     InvestigationStage,
     MilestoneUpdates,
     StageFocus,
-    STAGE_FOCUS,
     advance_milestones,
     compute_stage,
 )

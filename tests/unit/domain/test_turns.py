@@ -1,4 +1,4 @@
-"""Turn recording: progress is milestones, evidence or a validated hypothesis; three dry turns degrade."""
+"""Turn recording: progress is milestones, evidence or a validated hypothesis."""
 
 from __future__ import annotations
 
