@@ -79,3 +79,17 @@ def test_citations_read_like_file_line_time_or_title_section():
     assert (
         Citation(kb=KnowledgeBaseKind.GLOBAL, source="Postgres tuning").label() == "Postgres tuning"
     )
+
+
+def test_llm_calls_are_recorded_with_their_outcome():
+    from domain.llm import LLMCallOutcome, LLMCallRecord, ModelTier
+
+    record = LLMCallRecord(
+        model="openai/x",
+        template="consulting",
+        template_hash="h",
+        latency_ms=12,
+        outcome=LLMCallOutcome.OK,
+    )
+    assert record.prompt_tokens is None
+    assert ModelTier.JUDGE.value == "judge"
