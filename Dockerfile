@@ -1,0 +1,46 @@
+# FaultMaven for Slack: one process, state under /data, no network needed at start
+# besides Slack and the LLM endpoint.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# torch first and from the CPU index, so nothing later pulls the multi-gigabyte CUDA build;
+# its own layer, so code changes do not re-download it.
+RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
+
+COPY pyproject.toml constraints.txt README.md ./
+COPY bot ./bot
+COPY domain ./domain
+COPY rag ./rag
+COPY storage ./storage
+# The postgres extra adds asyncpg so the same image can run on PostgreSQL (FM_DATABASE_URL).
+RUN pip install -c constraints.txt '.[postgres]'
+
+RUN useradd --create-home --uid 10001 fm \
+    && mkdir -p /data \
+    && chown fm:fm /data
+
+ENV FM_DATA_DIR=/data \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1 \
+    LITELLM_LOCAL_MODEL_COST_MAP=True \
+    LANCEDB_LOG=error \
+    TOKENIZERS_PARALLELISM=false
+
+USER fm
+
+# Load the bundled embedding model once, offline, as the runtime user: the build fails here
+# (not at the first incident) if the model is incomplete, and any cache lands in fm's home.
+RUN python -c "from sentence_transformers import SentenceTransformer; \
+from rag.embedding_model import resolve_model_path; \
+model = SentenceTransformer(str(resolve_model_path(None)), device='cpu'); \
+assert model.encode(['warm-up']).shape == (1, 384)"
+
+VOLUME /data
+EXPOSE 3000
+CMD ["fm", "run"]

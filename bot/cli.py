@@ -1,0 +1,133 @@
+"""The `fm` command line: parse arguments, load settings, hand over to one command."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import sys
+from collections.abc import Callable
+
+from bot.settings import Settings, SettingsError, load_settings
+
+Command = Callable[[argparse.Namespace, Settings], int]
+EXIT_USAGE = 2
+
+# Commands whose implementation arrives in a later step, and the part each one is waiting for.
+NOT_YET_AVAILABLE = {
+    "run": "the Slack bot with its console surface",
+    "kb ingest": "knowledge-base ingestion",
+    "kb search": "knowledge-base search",
+    "catalog validate": "the workflow catalog",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `fm` with `argv` (default: the process arguments) and return the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
+    logging.basicConfig(level=settings.log_level)
+    # Alembic announces each of its plugins at INFO; that says nothing to someone running `fm`.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    command: Command = args.command
+    return command(args, settings)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Describe every subcommand of DESIGN §4."""
+    parser = argparse.ArgumentParser(prog="fm", description="FaultMaven for Slack.")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    run = _add(commands, "run", "start the bot", _not_yet("run"))
+    run.add_argument(
+        "--http", action="store_true", help="serve HTTP even if SLACK_APP_TOKEN is set"
+    )
+    run.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000)")
+    run.add_argument("--console", action="store_true", help="talk to the bot in this terminal")
+
+    kb = _add(commands, "kb", "knowledge base").add_subparsers(required=True, metavar="ACTION")
+    ingest = _add(kb, "ingest", "add files to a knowledge base", _not_yet("kb ingest"))
+    ingest.add_argument("paths", nargs="+", metavar="PATH")
+    _add_kb_option(ingest)
+    search = _add(kb, "search", "search a knowledge base", _not_yet("kb search"))
+    search.add_argument("query", metavar="QUERY")
+    _add_kb_option(search)
+    search.add_argument("--json", action="store_true", help="print one JSON object per hit")
+
+    db = _add(commands, "db", "database").add_subparsers(required=True, metavar="ACTION")
+    _add(db, "upgrade", "apply database migrations", _db_upgrade)
+
+    doctor = _add(commands, "doctor", "check the installation and say what to fix", _doctor)
+    doctor.add_argument("--deep", action="store_true", help="also load the embedding model (~10 s)")
+
+    catalog = _add(commands, "catalog", "workflow catalog").add_subparsers(
+        required=True, metavar="ACTION"
+    )
+    validate = _add(catalog, "validate", "check a workflow catalog", _not_yet("catalog validate"))
+    validate.add_argument("directory", metavar="DIR")
+    return parser
+
+
+def _add(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    help_text: str,
+    command: Command | None = None,
+) -> argparse.ArgumentParser:
+    parser = commands.add_parser(name, help=help_text, description=help_text)
+    if command is not None:
+        parser.set_defaults(command=command)
+    return parser
+
+
+def _add_kb_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kb",
+        type=_knowledge_base,
+        default="global",
+        help="global (default) or user:<slack-user-id>",
+    )
+
+
+def _knowledge_base(value: str) -> str:
+    if value == "global" or re.fullmatch(r"user:[UW][A-Z0-9]+", value):
+        return value
+    raise argparse.ArgumentTypeError(f"expected 'global' or 'user:<slack-user-id>', got {value!r}")
+
+
+def _not_yet(name: str) -> Command:
+    def command(args: argparse.Namespace, settings: Settings) -> int:
+        print(
+            f"`fm {name}` is not available yet in this version: it needs"
+            f" {NOT_YET_AVAILABLE[name]}, which comes in a later step.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+
+    return command
+
+
+def _db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from storage.migrate import upgrade
+
+    try:
+        upgrade(settings.database_url)
+    except (OSError, SQLAlchemyError) as exc:
+        print(f"`fm db upgrade` failed: {exc}. Run `fm doctor` for details.", file=sys.stderr)
+        return 1
+    print("Database schema is up to date.")
+    return 0
+
+
+def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.doctor import run_doctor
+
+    # The doctor only reads the schema revision; alembic's INFO lines would bury its report.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    return run_doctor(settings, deep=bool(args.deep))

@@ -1,0 +1,79 @@
+"""The doctor's contact points with the outside world, each replaceable in tests."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+
+class Migrations(Protocol):
+    """The part of `storage.migrate` the doctor reads."""
+
+    def current_revision(self, url: str) -> str | None: ...
+
+    def head_revision(self) -> str: ...
+
+
+def load_migrations() -> Migrations:
+    """Import the real migration module only when the database check needs it."""
+    import storage.migrate as migrate
+
+    return migrate
+
+
+def select_one(url: str) -> None:
+    """Connect with the async engine and run SELECT 1; raise whatever the driver raises."""
+    # The doctor runs from the synchronous CLI, so it owns the event loop here.
+    asyncio.run(_select_one(url))
+
+
+async def _select_one(url: str) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+    except Exception:
+        await _join_aiosqlite_workers()
+        raise
+    finally:
+        await engine.dispose()
+
+
+async def _join_aiosqlite_workers() -> None:
+    # aiosqlite 0.22 stops its worker thread after a failed connect without waiting for it; if
+    # the loop closes first the thread dies with "Event loop is closed" (omnilib/aiosqlite#389).
+    for thread in threading.enumerate():
+        if thread.name.endswith("(_connection_worker_thread)"):
+            await asyncio.to_thread(thread.join, 1.0)
+
+
+def list_lancedb_tables(uri: str) -> list[str]:
+    """Open LanceDB at `uri` and list its tables."""
+    import lancedb
+
+    return list(lancedb.connect(uri).list_tables().tables)
+
+
+def embedding_dimension(path: Path) -> int:
+    """Load the model with sentence-transformers and embed one sentence (slow: ~10 s)."""
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(path), device="cpu")
+    return int(model.encode(["doctor check"]).shape[1])
+
+
+@dataclass(frozen=True)
+class Probes:
+    """Everything the doctor touches outside this process; tests pass fakes."""
+
+    select_one: Callable[[str], None] = select_one
+    migrations: Callable[[], Migrations] = load_migrations
+    lancedb_tables: Callable[[str], list[str]] = list_lancedb_tables
+    embedding_dimension: Callable[[Path], int] = embedding_dimension

@@ -1,0 +1,297 @@
+"""Settings read from the environment and `.env`, validated once at start-up."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, get_args
+from urllib.parse import urlsplit
+
+from dotenv import dotenv_values
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+# Read by the test-suite's fixtures, not by the application, so it is allowed but unused here.
+IGNORED_VARIABLES = frozenset({"FM_TEST_DATABASE_URL"})
+ASYNC_DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
+TOKEN_PREFIXES = {"slack_bot_token": "xoxb-", "slack_app_token": "xapp-"}
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class SettingsError(Exception):
+    """The configuration cannot be used; the message names every bad variable."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"  {problem}" for problem in problems)
+        super().__init__(
+            f"FaultMaven cannot start; fix these settings (environment or .env):\n{lines}"
+        )
+
+
+def _setting(env: str, default: Any, expected: str, meaning: str) -> Any:
+    """Declare one setting: its variable name, default, what a valid value looks like, and why."""
+    return Field(
+        default=default,
+        validation_alias=env,
+        description=meaning,
+        json_schema_extra={"expected": expected},
+    )
+
+
+# A new setting is one `_setting(...)` field (plus a validator if it has rules); the error
+# messages, the unknown-variable check and the documentation test all read these fields.
+class Settings(BaseSettings):
+    """Every setting of DESIGN §4; build it with `load_settings()`, which also names strays."""
+
+    model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", frozen=True)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Take values only from `load_settings()`, which reads the environment and `.env`."""
+        # One reader: it must also see unknown FM_* names, and an explicit `env` must not be
+        # topped up from os.environ behind the caller's back.
+        return (init_settings,)
+
+    slack_bot_token: SecretStr | None = _setting(
+        "SLACK_BOT_TOKEN", None, "a bot token starting with 'xoxb-'", "Slack bot token"
+    )
+    slack_app_token: SecretStr | None = _setting(
+        "SLACK_APP_TOKEN",
+        None,
+        "an app-level token starting with 'xapp-'",
+        "app-level token; when set, `fm run` uses Socket Mode",
+    )
+    slack_signing_secret: SecretStr | None = _setting(
+        "SLACK_SIGNING_SECRET", None, "the app's signing secret", "required for HTTP mode"
+    )
+    slack_api_url: str = _setting(
+        "FM_SLACK_API_URL",
+        "https://slack.com/api/",
+        "an http:// or https:// URL",
+        "base URL for every Slack Web API call (GovSlack, proxies, tests)",
+    )
+    data_dir: Path = _setting(
+        "FM_DATA_DIR",
+        Path("data"),
+        "a directory path",
+        "holds the SQLite file, the LanceDB directory and downloaded files",
+    )
+    database_url_override: str | None = _setting(
+        "FM_DATABASE_URL",
+        None,
+        "an async SQLAlchemy URL starting with 'sqlite+aiosqlite://' or 'postgresql+asyncpg://';"
+        " plain 'sqlite://' and 'postgresql://' use blocking drivers the bot cannot use",
+        "database URL; default sqlite+aiosqlite:///$FM_DATA_DIR/fm.db",
+    )
+    lancedb_uri_override: str | None = _setting(
+        "FM_LANCEDB_URI",
+        None,
+        "a local directory or an object-store URI",
+        "LanceDB location; default $FM_DATA_DIR/lancedb",
+    )
+    embedding_model: str | None = _setting(
+        "FM_EMBEDDING_MODEL",
+        None,
+        "a sentence-transformers model directory or a cached model name",
+        "embedding model; empty = the bundled all-MiniLM-L6-v2",
+    )
+    llm_model: str | None = _setting(
+        "FM_LLM_MODEL",
+        None,
+        "a litellm model string such as 'openai/gpt-4o-mini'",
+        "LLM for investigations; empty = no-LLM mode",
+    )
+    llm_fast_model: str | None = _setting(
+        "FM_LLM_FAST_MODEL",
+        None,
+        "a litellm model string",
+        "cheap model for chunk synthesis; default FM_LLM_MODEL",
+    )
+    llm_judge_model: str | None = _setting(
+        "FM_LLM_JUDGE_MODEL",
+        None,
+        "a litellm model string",
+        "judge model for scoring; default FM_LLM_MODEL",
+    )
+    llm_api_base: str | None = _setting(
+        "FM_LLM_API_BASE",
+        None,
+        "an http:// or https:// URL",
+        "OpenAI-compatible endpoint (vLLM, Ollama, Azure, proxies, tests)",
+    )
+    llm_api_key: SecretStr | None = _setting(
+        "FM_LLM_API_KEY", None, "an API key", "API key for the LLM endpoint"
+    )
+    llm_timeout_s: float = _setting(
+        "FM_LLM_TIMEOUT_S", 60.0, "a positive number of seconds, e.g. 60", "timeout per LLM call"
+    )
+    alert_channel: str | None = _setting(
+        "FM_ALERT_CHANNEL",
+        None,
+        "a Slack channel ID such as C0123456789",
+        "channel where webhook alerts open cases",
+    )
+    max_upload_mb: int = _setting(
+        "FM_MAX_UPLOAD_MB",
+        25,
+        "a positive whole number of megabytes, e.g. 25",
+        "larger uploads are refused with a clear message",
+    )
+    log_level: LogLevel = _setting(
+        "FM_LOG_LEVEL",
+        "INFO",
+        "one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
+        "logging level",
+    )
+
+    @field_validator("slack_bot_token", "slack_app_token")
+    @classmethod
+    def _token_prefix(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        prefix = TOKEN_PREFIXES[str(info.field_name)]
+        if value is not None and not value.get_secret_value().startswith(prefix):
+            raise ValueError(f"must start with {prefix}")
+        return value
+
+    @field_validator("slack_api_url", "llm_api_base")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("not an http(s) URL")
+        return value
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _trailing_slash(cls, value: str) -> str:
+        # slack_sdk joins method names onto the base URL, so it must end with "/".
+        return value if value.endswith("/") else value + "/"
+
+    @field_validator("database_url_override")
+    @classmethod
+    def _async_driver(cls, value: str | None) -> str | None:
+        if value is not None and value.split("://", 1)[0] not in ASYNC_DATABASE_DRIVERS:
+            raise ValueError("not an async driver")
+        return value
+
+    @field_validator("llm_timeout_s", "max_upload_mb")
+    @classmethod
+    def _positive(cls, value: float) -> float:
+        if value <= 0:
+            raise ValueError("must be positive")
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute_dir(cls, value: Path) -> Path:
+        # Anchored once at start-up so every derived path names the same place in messages.
+        return value.expanduser().absolute()
+
+    @property
+    def database_url(self) -> str:
+        """The database URL to use, derived from the data directory unless set."""
+        return self.database_url_override or f"sqlite+aiosqlite:///{self.data_dir / 'fm.db'}"
+
+    @property
+    def lancedb_uri(self) -> str:
+        """The LanceDB location to use, derived from the data directory unless set."""
+        return self.lancedb_uri_override or str(self.data_dir / "lancedb")
+
+    @property
+    def socket_mode(self) -> bool:
+        """Whether an app-level token allows Socket Mode."""
+        return self.slack_app_token is not None
+
+    @property
+    def llm_enabled(self) -> bool:
+        """Whether an LLM is configured (otherwise the bot runs in no-LLM mode)."""
+        return bool(self.llm_model)
+
+    @property
+    def fast_model(self) -> str | None:
+        """The model for cheap calls, falling back to the main model."""
+        return self.llm_fast_model or self.llm_model
+
+    @property
+    def judge_model(self) -> str | None:
+        """The model that scores investigations, falling back to the main model."""
+        return self.llm_judge_model or self.llm_model
+
+    @property
+    def max_upload_bytes(self) -> int:
+        """The upload limit in bytes."""
+        return self.max_upload_mb * 1024 * 1024
+
+
+def known_variables() -> dict[str, str]:
+    """Map each setting's variable name to its field name."""
+    return {str(field.validation_alias): name for name, field in Settings.model_fields.items()}
+
+
+def load_settings(env: Mapping[str, str] | None = None, env_file: str | None = ".env") -> Settings:
+    """Read settings from `env` (default: the process environment) over `env_file`, or raise."""
+    raw = _merge_sources(os.environ if env is None else env, env_file)
+    problems = _unknown_variables(raw)
+    variables = known_variables()
+    known = {name: value for name, value in raw.items() if name in variables}
+    try:
+        settings = Settings.model_validate(known)
+    except ValidationError as exc:
+        raise SettingsError(problems + _describe_errors(exc, known)) from None
+    if problems:
+        raise SettingsError(problems)
+    return settings
+
+
+def _merge_sources(env: Mapping[str, str], env_file: str | None) -> dict[str, str]:
+    # The real environment wins over .env, as in pydantic-settings; empty values mean "unset".
+    from_file = dotenv_values(env_file) if env_file and Path(env_file).is_file() else {}
+    merged = {name: value for name, value in from_file.items() if value is not None}
+    merged.update(env)
+    return {name: value for name, value in merged.items() if value != ""}
+
+
+def _unknown_variables(raw: Mapping[str, str]) -> list[str]:
+    known = [name for name in known_variables() if name.startswith("FM_")]
+    problems = []
+    for name in sorted(raw):
+        if name.startswith("FM_") and name not in known and name not in IGNORED_VARIABLES:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            problems.append(f"{name}: is not a known setting{hint}")
+    return problems
+
+
+def _describe_errors(exc: ValidationError, raw: Mapping[str, str]) -> list[str]:
+    fields = Settings.model_fields
+    by_variable = {str(field.validation_alias): field for field in fields.values()}
+    problems = []
+    for name in sorted({str(error["loc"][0]) for error in exc.errors() if error["loc"]}):
+        field = by_variable[name]
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        secret = SecretStr in (field.annotation, *get_args(field.annotation))
+        shown = "a value not shown because it is secret" if secret else repr(mask_url(raw[name]))
+        problems.append(f"{name}: expected {extra.get('expected')} (got {shown})")
+    return problems
+
+
+def mask_url(value: str) -> str:
+    """Hide the password in any URL inside `value` (postgresql+asyncpg://user:***@host)."""
+    return re.sub(r"(//[^/:@]*):[^/@]*@", r"\1:***@", value)
