@@ -1,0 +1,58 @@
+"""SQL storage adapters: the engine, migrations and one repository per domain port."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from domain.ports import (
+    AuditRepository,
+    CaseRepository,
+    FileRepository,
+    InboxRepository,
+    MessageRepository,
+    ScoreRepository,
+)
+from storage.audit import SqlAuditRepository
+from storage.cases import SqlCaseRepository
+from storage.conversation import SqlMessageRepository
+from storage.files import SqlFileRepository
+from storage.inbox import SqlInboxRepository
+from storage.scores import SqlScoreRepository
+
+
+@dataclass(frozen=True)
+class Repositories:
+    """Every repository the services need, typed by their domain ports."""
+
+    cases: CaseRepository
+    messages: MessageRepository
+    files: FileRepository
+    inbox: InboxRepository
+    audit: AuditRepository
+    scores: ScoreRepository
+
+
+def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Repositories:
+    """The SQL implementation of each port, sharing one session factory."""
+    return Repositories(
+        cases=SqlCaseRepository(session_factory),
+        messages=SqlMessageRepository(session_factory),
+        files=SqlFileRepository(session_factory),
+        inbox=SqlInboxRepository(session_factory),
+        audit=SqlAuditRepository(session_factory),
+        scores=SqlScoreRepository(session_factory),
+    )
+
+
+__all__ = [
+    "Repositories",
+    "SqlAuditRepository",
+    "SqlCaseRepository",
+    "SqlFileRepository",
+    "SqlInboxRepository",
+    "SqlMessageRepository",
+    "SqlScoreRepository",
+    "build_repositories",
+]

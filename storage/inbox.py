@@ -1,0 +1,165 @@
+"""The durable inbox: listeners record work, workers claim it one case key at a time."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Select, and_, exists, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
+
+from domain.base import utc_now
+from domain.errors import NotFoundError
+from domain.records import InboxItem, InboxStatus
+from storage.db import affected, any_row, writing
+from storage.tables import InboxRow
+
+PENDING, PROCESSING = InboxStatus.PENDING.value, InboxStatus.PROCESSING.value
+
+
+class SqlInboxRepository:
+    """Inbox items in SQL; on PostgreSQL several replicas can claim concurrently."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def enqueue(self, item: InboxItem) -> bool:
+        """Record an item; False if its dedup key was seen before."""
+        try:
+            async with writing(self._sessions) as session:
+                session.add(_row(item))
+        except IntegrityError:
+            if await any_row(self._sessions, InboxRow.dedup_key == item.dedup_key):
+                return False
+            raise
+        return True
+
+    async def claim(self, *, now: datetime, limit: int = 10) -> list[InboxItem]:
+        """Take available items, oldest first, at most one per case key, none for a busy key."""
+        if limit <= 0:
+            return []
+        claimed: list[InboxItem] = []
+        async with writing(self._sessions) as session:
+            candidates = [_item(row) for row in await session.scalars(_claimable(now, limit))]
+            for item in candidates:
+                if await _mark_processing(session, item, now):
+                    changes = {"status": InboxStatus.PROCESSING, "attempts": item.attempts + 1}
+                    claimed.append(item.model_copy(update=changes))
+        return claimed
+
+    async def complete(self, item_id: int) -> None:
+        """Mark an item done."""
+        await self._set(item_id, status=InboxStatus.DONE.value, locked_at=None)
+
+    async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
+        """Record a failure; retry later when ``retry_at`` is given, else give up."""
+        if retry_at is None:
+            await self._set(
+                item_id, status=InboxStatus.FAILED.value, locked_at=None, last_error=error
+            )
+            return
+        await self._set(
+            item_id, status=PENDING, locked_at=None, last_error=error, available_at=retry_at
+        )
+
+    async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
+        """Return items left processing by a crashed worker to the queue; return how many."""
+        statement = (
+            update(InboxRow)
+            .where(InboxRow.status == PROCESSING, InboxRow.locked_at < now - older_than)
+            .values(status=PENDING, locked_at=None, updated_at=now)
+        )
+        async with writing(self._sessions) as session:
+            return await affected(session, statement)
+
+    async def _set(self, item_id: int, **values: Any) -> None:
+        statement = (
+            update(InboxRow)
+            .where(InboxRow.item_id == item_id)
+            .values(updated_at=utc_now(), **values)
+        )
+        async with writing(self._sessions) as session:
+            if await affected(session, statement) != 1:
+                raise NotFoundError(f"no inbox item {item_id}")
+
+
+def _claimable(now: datetime, limit: int) -> Select[InboxRow]:
+    """Available pending items that are the oldest of their case key, whose key is not busy."""
+    busy = select(InboxRow.case_key).where(
+        InboxRow.status == PROCESSING, InboxRow.case_key.is_not(None)
+    )
+    older = aliased(InboxRow)
+    earlier_same_key = exists().where(
+        older.case_key == InboxRow.case_key,
+        older.status == PENDING,
+        older.available_at <= now,
+        or_(
+            older.available_at < InboxRow.available_at,
+            and_(older.available_at == InboxRow.available_at, older.item_id < InboxRow.item_id),
+        ),
+    )
+    return (
+        select(InboxRow)
+        .where(
+            InboxRow.status == PENDING,
+            InboxRow.available_at <= now,
+            or_(InboxRow.case_key.is_(None), InboxRow.case_key.not_in(busy)),
+            ~earlier_same_key,
+        )
+        .order_by(InboxRow.available_at, InboxRow.item_id)
+        .limit(limit)
+        # PostgreSQL: replicas skip each other's candidates; SQLite renders no FOR UPDATE and
+        # serialises writers with BEGIN IMMEDIATE instead.
+        .with_for_update(skip_locked=True, of=InboxRow)
+    )
+
+
+async def _mark_processing(session: AsyncSession, item: InboxItem, now: datetime) -> bool:
+    """Mark one item processing; False if another worker got it or its case key first."""
+    statement = (
+        update(InboxRow)
+        .where(InboxRow.item_id == item.item_id, InboxRow.status == PENDING)
+        .values(status=PROCESSING, attempts=InboxRow.attempts + 1, locked_at=now, updated_at=now)
+    )
+    try:
+        # A savepoint, so a refusal by the one-processing-per-key index spares the others.
+        async with session.begin_nested():
+            matched = await affected(session, statement)
+    except IntegrityError:
+        return False
+    return matched == 1
+
+
+def _row(item: InboxItem) -> InboxRow:
+    return InboxRow(
+        dedup_key=item.dedup_key,
+        team_id=item.team_id,
+        case_key=item.case_key,
+        kind=item.kind,
+        payload=item.payload,
+        status=item.status.value,
+        attempts=item.attempts,
+        available_at=item.available_at,
+        locked_at=None,
+        last_error=item.last_error,
+        created_at=item.created_at,
+        updated_at=item.created_at,
+    )
+
+
+def _item(row: InboxRow) -> InboxItem:
+    return InboxItem(
+        item_id=row.item_id,
+        dedup_key=row.dedup_key,
+        team_id=row.team_id,
+        case_key=row.case_key,
+        kind=row.kind,
+        payload=row.payload,
+        status=InboxStatus(row.status),
+        attempts=row.attempts,
+        available_at=row.available_at,
+        last_error=row.last_error,
+        created_at=row.created_at,
+    )

@@ -1,0 +1,64 @@
+"""Alembic environment: runs migrations on an async engine for the URL ``storage.migrate`` passes."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from storage.db import create_engine
+from storage.migrate import URL_ATTRIBUTE
+from storage.tables import Base
+
+
+def database_url() -> str:
+    """The URL the caller put on the Alembic config (never read from the environment)."""
+    url = context.config.attributes.get(URL_ATTRIBUTE)
+    if not isinstance(url, str) or not url:
+        raise RuntimeError(
+            f"no database URL: run migrations through storage.migrate, which sets "
+            f"config.attributes[{URL_ATTRIBUTE!r}]"
+        )
+    return url
+
+
+def run_migrations_offline() -> None:
+    """Emit the SQL script instead of running it (``--sql``)."""
+    context.configure(
+        url=database_url(),
+        target_metadata=Base.metadata,
+        literal_binds=True,
+        dialect_opts={"paramstyle": "named"},
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def do_run_migrations(connection: Connection) -> None:
+    """Run the migrations on a synchronous facade of the async connection."""
+    context.configure(
+        connection=connection,
+        target_metadata=Base.metadata,
+        # SQLite alters tables by rebuilding them; autogenerate should say so.
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_async_migrations() -> None:
+    """Connect with the async driver (aiosqlite or asyncpg) and migrate."""
+    engine = create_engine(database_url(), migrating=True)
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(do_run_migrations)
+    finally:
+        await engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    # storage.migrate is synchronous and documented never to run inside an event loop.
+    asyncio.run(run_async_migrations())

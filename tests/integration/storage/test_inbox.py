@@ -1,0 +1,181 @@
+"""The durable inbox: deduplication, claiming one item per case key, failures and retries."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from domain.records import InboxItem, InboxStatus
+from storage import Repositories
+from storage.tables import InboxRow
+from tests.integration.storage.builders import at
+
+
+def item(key: str, *, case_key: str | None = "T1:C1:1.0", minute: int = 0) -> InboxItem:
+    """An event recorded by a listener."""
+    return InboxItem(
+        dedup_key=key,
+        team_id="T1",
+        case_key=case_key,
+        kind="message",
+        payload={"event_id": key, "text": "hello"},
+        available_at=at(minute),
+        created_at=at(minute),
+    )
+
+
+async def _statuses(sessions: async_sessionmaker[AsyncSession]) -> dict[str, str]:
+    async with sessions() as session:
+        rows = await session.execute(select(InboxRow.dedup_key, InboxRow.status))
+        return {key: status for key, status in rows}
+
+
+async def test_the_same_dedup_key_is_recorded_once(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    assert await repos.inbox.enqueue(item("Ev1")) is True
+    assert await repos.inbox.enqueue(item("Ev1", minute=1)) is False
+
+    async with sessions() as session:
+        assert await session.scalar(select(func.count()).select_from(InboxRow)) == 1
+
+
+async def test_claim_takes_the_oldest_item_of_each_case_key(repos: Repositories) -> None:
+    await repos.inbox.enqueue(item("a2", case_key="A", minute=2))
+    await repos.inbox.enqueue(item("a1", case_key="A", minute=1))
+    await repos.inbox.enqueue(item("b1", case_key="B", minute=3))
+    await repos.inbox.enqueue(item("n1", case_key=None, minute=4))
+    await repos.inbox.enqueue(item("n2", case_key=None, minute=5))
+    await repos.inbox.enqueue(item("later", case_key="C", minute=60))
+
+    claimed = await repos.inbox.claim(now=at(10))
+
+    assert [i.dedup_key for i in claimed] == ["a1", "b1", "n1", "n2"]
+    assert all(i.status is InboxStatus.PROCESSING and i.attempts == 1 for i in claimed)
+    assert claimed[0].payload == {"event_id": "a1", "text": "hello"}
+    assert claimed[0].item_id is not None
+
+
+async def test_a_busy_case_key_is_skipped_until_its_item_completes(repos: Repositories) -> None:
+    await repos.inbox.enqueue(item("a1", case_key="A", minute=1))
+    await repos.inbox.enqueue(item("a2", case_key="A", minute=2))
+    (first,) = await repos.inbox.claim(now=at(10))
+
+    assert await repos.inbox.claim(now=at(10)) == []
+
+    assert first.item_id is not None
+    await repos.inbox.complete(first.item_id)
+    assert [i.dedup_key for i in await repos.inbox.claim(now=at(10))] == ["a2"]
+
+
+async def test_claim_respects_the_limit(repos: Repositories) -> None:
+    for n in range(5):
+        await repos.inbox.enqueue(item(f"k{n}", case_key=f"K{n}", minute=n))
+    assert [i.dedup_key for i in await repos.inbox.claim(now=at(10), limit=2)] == ["k0", "k1"]
+    assert [i.dedup_key for i in await repos.inbox.claim(now=at(10), limit=10)] == [
+        "k2",
+        "k3",
+        "k4",
+    ]
+    assert await repos.inbox.claim(now=at(10), limit=0) == []
+
+
+async def test_a_failed_item_is_retried_later(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await repos.inbox.enqueue(item("a1", case_key="A"))
+    (first,) = await repos.inbox.claim(now=at(1))
+    assert first.item_id is not None
+
+    await repos.inbox.fail(first.item_id, error="LLM timeout", retry_at=at(5))
+
+    assert await repos.inbox.claim(now=at(4)) == []
+    (again,) = await repos.inbox.claim(now=at(5))
+    assert again.item_id == first.item_id
+    assert again.attempts == 2
+    assert again.last_error == "LLM timeout"
+    assert again.available_at == at(5)
+
+    await repos.inbox.fail(first.item_id, error="still failing", retry_at=None)
+    assert await _statuses(sessions) == {"a1": "failed"}
+    assert await repos.inbox.claim(now=at(100)) == []
+
+
+async def test_a_newer_item_waits_while_an_older_one_of_its_key_is_available(
+    repos: Repositories,
+) -> None:
+    await repos.inbox.enqueue(item("a1", case_key="A", minute=1))
+    await repos.inbox.enqueue(item("a2", case_key="A", minute=2))
+    (first,) = await repos.inbox.claim(now=at(3))
+    assert first.item_id is not None
+    await repos.inbox.fail(first.item_id, error="boom", retry_at=at(30))
+
+    (second,) = await repos.inbox.claim(now=at(3))
+
+    assert second.dedup_key == "a2", "a retry scheduled later does not block newer work"
+
+
+async def test_stale_processing_items_are_released(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await repos.inbox.enqueue(item("old", case_key="A"))
+    await repos.inbox.enqueue(item("fresh", case_key="B"))
+    (old,) = await repos.inbox.claim(now=at(0), limit=1)
+    (fresh,) = await repos.inbox.claim(now=at(9), limit=1)
+
+    released = await repos.inbox.release_stale(now=at(10), older_than=timedelta(minutes=5))
+
+    assert released == 1
+    assert await _statuses(sessions) == {"old": "pending", "fresh": "processing"}
+    (again,) = await repos.inbox.claim(now=at(11))
+    assert again.item_id == old.item_id
+    assert again.attempts == 2
+    assert fresh.dedup_key == "fresh"
+
+
+async def test_completed_items_are_never_claimed_again(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await repos.inbox.enqueue(item("a1"))
+    (first,) = await repos.inbox.claim(now=at(1))
+    assert first.item_id is not None
+    await repos.inbox.complete(first.item_id)
+
+    assert await repos.inbox.claim(now=at(100)) == []
+    assert await _statuses(sessions) == {"a1": "done"}
+
+
+async def test_concurrent_claims_never_share_an_item_or_a_case_key(repos: Repositories) -> None:
+    for n in range(12):
+        await repos.inbox.enqueue(item(f"e{n}", case_key=f"K{n % 4}", minute=n))
+
+    batches = await asyncio.gather(*(repos.inbox.claim(now=at(60)) for _ in range(4)))
+
+    claimed = [i for batch in batches for i in batch]
+    assert len({i.item_id for i in claimed}) == len(claimed)
+    assert sorted(i.case_key or "" for i in claimed) == ["K0", "K1", "K2", "K3"]
+
+
+async def test_the_database_allows_one_processing_item_per_case_key(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await repos.inbox.enqueue(item("a1", case_key="A"))
+    await repos.inbox.enqueue(item("a2", case_key="A"))
+    await repos.inbox.enqueue(item("n1", case_key=None))
+    await repos.inbox.enqueue(item("n2", case_key=None))
+    await _mark_processing(sessions, ["n1", "n2"])
+
+    with pytest.raises(IntegrityError):
+        await _mark_processing(sessions, ["a1", "a2"])
+
+
+async def _mark_processing(sessions: async_sessionmaker[AsyncSession], keys: list[str]) -> None:
+    async with sessions.begin() as session:
+        await session.execute(
+            update(InboxRow).where(InboxRow.dedup_key.in_(keys)).values(status="processing")
+        )
