@@ -1,0 +1,45 @@
+"""The real Slack samples in `../shared/data/slack/`, and Slack-shaped ids and timestamps."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import secrets
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+SAMPLES_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "slack"
+
+_serial = itertools.count(1)
+_last_ts_us = 0
+
+
+@cache
+def _read(relative: str) -> str:
+    return (SAMPLES_DIR / relative).read_text(encoding="utf-8")
+
+
+def load_sample(relative: str) -> dict[str, Any]:
+    """A fresh, mutable copy of a JSON sample (path relative to the samples directory)."""
+    data: dict[str, Any] = json.loads(_read(relative))
+    return copy.deepcopy(data)
+
+
+def load_text_sample(relative: str) -> str:
+    """A text sample (e.g. the slash command form body)."""
+    return _read(relative).strip()
+
+
+def next_ts() -> str:
+    """A Slack message timestamp: unique and increasing across the whole test process."""
+    global _last_ts_us  # one clock shared by the fake and the payload builders
+    _last_ts_us = max(int(time.time() * 1_000_000), _last_ts_us + 1)
+    return f"{_last_ts_us // 1_000_000}.{_last_ts_us % 1_000_000:06d}"
+
+
+def new_id(prefix: str) -> str:
+    """A Slack-looking id (`F…`, `V…`, `Ev…`), unique within the process."""
+    return f"{prefix}0{next(_serial):06d}{secrets.token_hex(2).upper()}"
