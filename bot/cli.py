@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable
 
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings, prepare_process_environment
 
 Command = Callable[[argparse.Namespace, Settings], int]
 EXIT_USAGE = 2
@@ -25,6 +25,7 @@ NOT_YET_AVAILABLE = {
 def main(argv: list[str] | None = None) -> int:
     """Run `fm` with `argv` (default: the process arguments) and return the exit code."""
     args = build_parser().parse_args(argv)
+    prepare_process_environment()
     try:
         settings = load_settings()
     except SettingsError as exc:

@@ -295,3 +295,19 @@ def _describe_errors(exc: ValidationError, raw: Mapping[str, str]) -> list[str]:
 def mask_url(value: str) -> str:
     """Hide the password in any URL inside `value` (postgresql+asyncpg://user:***@host)."""
     return re.sub(r"(//[^/:@]*):[^/@]*@", r"\1:***@", value)
+
+
+# Libraries read these at import time; air-gapped operation depends on them (STACK-NOTES).
+OFFLINE_DEFAULTS = {
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "LANCEDB_LOG": "error",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+def prepare_process_environment() -> None:
+    """Default the variables that keep litellm, Hugging Face and LanceDB offline and quiet."""
+    for name, value in OFFLINE_DEFAULTS.items():
+        os.environ.setdefault(name, value)

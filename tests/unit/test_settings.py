@@ -275,3 +275,16 @@ def test_an_explicit_mapping_is_not_topped_up_from_the_process_environment(
     monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-from-the-real-environment")
 
     assert load_settings({}, env_file=None).slack_bot_token is None
+
+
+def test_the_process_is_kept_offline_unless_told_otherwise(monkeypatch):
+    from bot.settings import OFFLINE_DEFAULTS, prepare_process_environment
+
+    for name in OFFLINE_DEFAULTS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    prepare_process_environment()
+    import os
+
+    assert os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
+    assert os.environ["HF_HUB_OFFLINE"] == "0"
