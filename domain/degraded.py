@@ -41,20 +41,25 @@ def degraded_reason(case: Case, mode: DegradedModeType) -> str:
 
 
 def update_degraded_mode(case: Case, *, now: datetime) -> DegradedMode | None:
-    """Enter, escalate or exit degraded mode from the case's current state."""
+    """Enter, escalate or exit degraded mode from the case's current state.
+
+    Blocked critical evidence recommends escalation whatever else made the case degraded: a
+    stalled case whose data is out of reach needs someone with more access either way.
+    """
     if case.is_terminal:
         return case.degraded_mode
     trigger = should_enter_degraded_mode(case)
     active = case.degraded_mode if case.degraded_mode and case.degraded_mode.is_active else None
+    blocked = len(blocked_critical(case.evidence_requests)) >= BLOCKED_CRITICAL_LIMIT
     if trigger is not None and active is None:
         case.degraded_mode = DegradedMode(
             mode_type=trigger,
             entered_at=now,
             reason=degraded_reason(case, trigger),
             fallback_offered=FALLBACKS,
-            escalation_recommended=trigger is DegradedModeType.LIMITED_DATA,
+            escalation_recommended=blocked,
         )
-    elif active is not None and trigger is DegradedModeType.LIMITED_DATA:
+    elif active is not None and blocked:
         active.escalation_recommended = True
     elif active is not None and trigger is None:
         active.exited_at = now

@@ -72,6 +72,8 @@ class KnowledgeResult(DomainModel):
     answer: str | None = None
     """A synthesised answer citing the chunks; without an LLM the excerpts are the answer."""
     error: str | None = None
+    filters: str | None = None
+    """Filters read from the query (file, severity, time range) that narrowed the search."""
 
 
 class IngestReport(DomainModel):

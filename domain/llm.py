@@ -64,8 +64,37 @@ class LLMUnavailableError(DomainError):
     """No model is configured, or the provider could not be reached in time."""
 
 
+class LLMTimeoutError(LLMUnavailableError):
+    """The model did not answer within the configured timeout."""
+
+
+class LLMRateLimitedError(LLMUnavailableError):
+    """The provider kept rate-limiting the calls until the retries ran out."""
+
+
 class LLMReplyInvalidError(DomainError):
     """The model's reply did not match the schema, even after one repair attempt."""
+
+
+class LLMCallRecorder(Protocol):
+    """Where every LLM call's record goes (a storage table in production)."""
+
+    async def record(self, record: LLMCallRecord) -> None:
+        """Keep one call's record."""
+        ...
+
+
+class MemoryCallRecorder:
+    """Keeps the newest call records in memory (tests, and until a table exists)."""
+
+    def __init__(self, *, limit: int = 1000) -> None:
+        self._limit = limit
+        self.records: list[LLMCallRecord] = []
+
+    async def record(self, record: LLMCallRecord) -> None:
+        """Append, dropping the oldest records beyond the limit."""
+        self.records.append(record)
+        del self.records[: max(0, len(self.records) - self._limit)]
 
 
 class LLMPort(Protocol):

@@ -113,7 +113,9 @@ def record_turn(
     case.current_turn += 1
     if case.status is CaseStatus.CONSULTING:
         case.consulting.consultation_turns += 1
-    case.turns_without_progress = 0 if delta.progress_made else case.turns_without_progress + 1
+    if case.status is CaseStatus.INVESTIGATING:
+        # Only an investigation can stall; questions and answers while consulting are not a stall.
+        case.turns_without_progress = 0 if delta.progress_made else case.turns_without_progress + 1
     update_degraded_mode(case, now=now)
     case.updated_at = now
     return turn

@@ -70,6 +70,17 @@ def test_blocked_evidence_while_already_degraded_adds_the_escalation_recommendat
     assert mode.is_active
 
 
+def test_a_stall_with_blocked_critical_evidence_recommends_escalation_at_once():
+    case = investigating_case()
+    case.turns_without_progress = 3
+    for label in ("a", "b", "c"):
+        _block(case, label)
+    mode = update_degraded_mode(case, now=NOW)
+    assert mode is not None
+    assert mode.mode_type is DegradedModeType.NO_PROGRESS
+    assert mode.escalation_recommended
+
+
 def test_no_trigger_and_no_mode_changes_nothing():
     case = investigating_case()
     assert update_degraded_mode(case, now=NOW) is None

@@ -96,6 +96,14 @@ def test_consulting_turns_are_counted():
     assert case.consulting.consultation_turns == 1
 
 
+def test_consulting_turns_without_progress_are_not_a_stall():
+    case = new_case()
+    for minute in range(4):
+        record_turn(case, snapshot(case), now=later(minute))
+    assert case.turns_without_progress == 0
+    assert case.degraded_mode is None
+
+
 def test_outcome_derivation_when_the_model_gave_none():
     assert derive_outcome(TurnDelta()) is TurnOutcome.CONVERSATION
     assert derive_outcome(TurnDelta(evidence_added=["ev"])) is TurnOutcome.DATA_PROVIDED

@@ -1,0 +1,284 @@
+"""The LLM gateway: litellm behind the domain's LLMPort.
+
+Structured replies are requested with the pydantic model as ``response_format`` and validated here
+(litellm does not); an invalid reply gets one repair attempt that shows the model its errors.
+Retries are our own bounded loop (exponential backoff with jitter, ``Retry-After`` honoured), so
+litellm's and the OpenAI client's hidden retries are switched off. litellm is imported on first
+use, never at import time; ``LITELLM_LOCAL_MODEL_COST_MAP=True`` must already be set (the Makefile
+exports it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot.llm_calls import Completion, Failure, brief, classify, completion_from, elapsed, validate
+from bot.llm_window import Message, context_window, fit_messages
+from domain.llm import (
+    ChatMessage,
+    LLMCallOutcome,
+    LLMCallRecord,
+    LLMCallRecorder,
+    LLMRateLimitedError,
+    LLMReplyInvalidError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+    ModelTier,
+)
+from domain.ports import Clock
+
+logger = logging.getLogger(__name__)
+ReplyT = TypeVar("ReplyT", bound=BaseModel)
+T = TypeVar("T")
+
+REPAIR_PROMPT = (
+    "Your previous reply did not match the required JSON schema. Errors:\n{errors}\n"
+    "Reply again with only one JSON object that matches the schema exactly."
+)
+_ERRORS: dict[LLMCallOutcome, type[LLMUnavailableError]] = {
+    LLMCallOutcome.TIMEOUT: LLMTimeoutError,
+    LLMCallOutcome.RATE_LIMITED: LLMRateLimitedError,
+}
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """How to reach the models (built by the composition root from settings)."""
+
+    model: str | None
+    fast_model: str | None = None
+    judge_model: str | None = None
+    api_base: str | None = None
+    api_key: str | None = None
+    timeout_s: float = 60.0
+    max_retries: int = 3
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 30.0
+    fallback_models: tuple[str, ...] = ()
+    default_context_window: int = 8192
+    """For models litellm does not know: conservative, since we cannot tell."""
+    output_reserve_tokens: int = 2048
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What one call is for: recorded with every attempt's outcome."""
+
+    template: str
+    template_hash: str
+    case_id: str | None
+
+
+class LiteLLMGateway:
+    """LLMPort over litellm: any litellm model string, optional OpenAI-compatible ``api_base``."""
+
+    def __init__(
+        self,
+        config: GatewayConfig,
+        *,
+        recorder: LLMCallRecorder,
+        clock: Clock | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        self._config = config
+        self._recorder = recorder
+        self._clock = clock
+        self._sleep = sleep
+        self._jitter = jitter
+        self._module: Any = None
+        self._windows: dict[str, int] = {}
+
+    @property
+    def enabled(self) -> bool:
+        """False in no-LLM mode (no model configured)."""
+        return bool(self._config.model)
+
+    async def structured(
+        self,
+        *,
+        tier: ModelTier,
+        messages: Sequence[ChatMessage],
+        schema: type[ReplyT],
+        template: str,
+        template_hash: str,
+        case_id: str | None = None,
+    ) -> ReplyT:
+        """A reply validated against ``schema``; one repair attempt, then LLMReplyInvalidError."""
+        call = _Call(template, template_hash, case_id)
+        return await self._with_fallbacks(
+            tier, lambda model: self._structured(model, messages, schema, call)
+        )
+
+    async def text(
+        self,
+        *,
+        tier: ModelTier,
+        messages: Sequence[ChatMessage],
+        template: str,
+        template_hash: str,
+        case_id: str | None = None,
+    ) -> str:
+        """A free-text reply."""
+        call = _Call(template, template_hash, case_id)
+        return await self._with_fallbacks(tier, lambda model: self._text(model, messages, call))
+
+    # ------------------------------------------------------------ models and fallbacks
+
+    def _models(self, tier: ModelTier) -> list[str]:
+        config = self._config
+        if not config.model:
+            raise LLMUnavailableError("no language model is configured")
+        chosen = {ModelTier.FAST: config.fast_model, ModelTier.JUDGE: config.judge_model}.get(tier)
+        return list(dict.fromkeys([chosen or config.model, *config.fallback_models]))
+
+    async def _with_fallbacks(self, tier: ModelTier, run: Callable[[str], Awaitable[T]]) -> T:
+        error: LLMUnavailableError | None = None
+        for model in self._models(tier):
+            try:
+                return await run(model)
+            except LLMUnavailableError as failure:
+                logger.warning("model failed", extra={"model": model, "error": str(failure)})
+                error = failure
+        assert error is not None  # _models returns at least one model
+        raise error
+
+    async def _structured(
+        self, model: str, messages: Sequence[ChatMessage], schema: type[ReplyT], call: _Call
+    ) -> ReplyT:
+        fitted = self._fit(model, messages)
+        first = await self._complete(model, fitted, schema, call)
+        try:
+            reply = validate(schema, first.content)
+        except ValidationError as error:
+            await self._record(model, call, first, LLMCallOutcome.INVALID, brief(error))
+            repair = [
+                *fitted,
+                {"role": "assistant", "content": first.content},
+                {"role": "user", "content": REPAIR_PROMPT.format(errors=brief(error))},
+            ]
+        else:
+            await self._record(model, call, first, LLMCallOutcome.OK)
+            return reply
+        second = await self._complete(model, repair, schema, call)
+        try:
+            reply = validate(schema, second.content)
+        except ValidationError as error:
+            await self._record(model, call, second, LLMCallOutcome.INVALID, brief(error))
+            raise LLMReplyInvalidError(f"{model} replied invalid JSON twice") from error
+        await self._record(model, call, second, LLMCallOutcome.REPAIRED)
+        return reply
+
+    async def _text(self, model: str, messages: Sequence[ChatMessage], call: _Call) -> str:
+        completion = await self._complete(model, self._fit(model, messages), None, call)
+        await self._record(model, call, completion, LLMCallOutcome.OK)
+        return completion.content
+
+    # ------------------------------------------------------------ one completion, with retries
+
+    async def _complete(
+        self, model: str, messages: list[Message], schema: type[BaseModel] | None, call: _Call
+    ) -> Completion:
+        config = self._config
+        for attempt in range(config.max_retries + 1):
+            try:
+                return await self._attempt(model, messages, schema)
+            except Failure as failure:
+                last_try = attempt == config.max_retries
+                if not failure.retryable or last_try:
+                    await self._record(
+                        model,
+                        call,
+                        Completion("", latency_ms=failure.latency_ms),
+                        failure.outcome,
+                        failure.message,
+                    )
+                    raise _ERRORS.get(failure.outcome, LLMUnavailableError)(
+                        failure.message
+                    ) from None
+                await self._sleep(self._delay(attempt, failure.retry_after))
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        """Exponential backoff with full jitter; the server's Retry-After wins when given."""
+        config = self._config
+        if retry_after is not None:
+            return min(retry_after, config.backoff_max_s)
+        ceiling = min(config.backoff_max_s, config.backoff_base_s * (1 << attempt))
+        return ceiling * self._jitter()
+
+    async def _attempt(
+        self, model: str, messages: list[Message], schema: type[BaseModel] | None
+    ) -> Completion:
+        litellm = self._litellm()
+        config = self._config
+        options: dict[str, Any] = {"num_retries": 0, "max_retries": 0, "timeout": config.timeout_s}
+        if schema is not None:
+            options["response_format"] = schema
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(config.timeout_s):
+                response = await litellm.acompletion(
+                    model=model,
+                    messages=messages,
+                    api_base=config.api_base,
+                    api_key=config.api_key,
+                    **options,
+                )
+        except Exception as error:  # every provider error is classified, none escapes raw
+            raise classify(litellm, error, elapsed(started)) from error
+        return completion_from(litellm, response, elapsed(started))
+
+    # ------------------------------------------------------------ helpers
+
+    def _litellm(self) -> Any:
+        if self._module is None:
+            import litellm  # heavy (~4 s): imported on first use only
+
+            litellm.suppress_debug_info = True
+            self._module = litellm
+        return self._module
+
+    def _fit(self, model: str, messages: Sequence[ChatMessage]) -> list[Message]:
+        litellm = self._litellm()
+        if model not in self._windows:
+            window = context_window(litellm, model, self._config.default_context_window)
+            self._windows[model] = window - min(self._config.output_reserve_tokens, window // 4)
+
+        def count(batch: list[Message]) -> int:
+            return int(litellm.token_counter(model=model, messages=batch))
+
+        plain = [{"role": m.role, "content": m.content} for m in messages]
+        return fit_messages(plain, budget=self._windows[model], count=count)
+
+    async def _record(
+        self,
+        model: str,
+        call: _Call,
+        completion: Completion,
+        outcome: LLMCallOutcome,
+        error: str | None = None,
+    ) -> None:
+        record = LLMCallRecord(
+            case_id=call.case_id,
+            model=model,
+            template=call.template,
+            template_hash=call.template_hash,
+            latency_ms=completion.latency_ms,
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            cost_usd=completion.cost_usd,
+            outcome=outcome,
+            error=error,
+        )
+        if self._clock is not None:
+            record = record.model_copy(update={"at": self._clock.now()})
+        await self._recorder.record(record)

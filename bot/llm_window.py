@@ -1,0 +1,58 @@
+"""Fitting a prompt into the model's context window by token count (litellm's counter).
+
+The first message (system prompt with the case state) and the last one (the newest input) are kept;
+messages between them (older conversation, retrieved excerpts) are dropped oldest first. If that is
+not enough, the newest input is shortened in its middle, keeping its start and end.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+TRIM_MARK = "\n…[trimmed to fit the model's context window]…\n"
+MIN_KEEP_CHARS = 200
+
+Message = dict[str, str]
+TokenCounter = Callable[[list[Message]], int]
+
+
+def context_window(litellm: Any, model: str, default: int) -> int:
+    """The model's input window; unknown models (litellm raises) get the conservative default."""
+    try:
+        info = litellm.get_model_info(model)
+    except Exception:  # litellm raises several types for unmapped models
+        return default
+    window = info.get("max_input_tokens") or info.get("max_tokens")
+    return int(window) if window else default
+
+
+def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounter) -> list[Message]:
+    """Messages that fit ``budget`` tokens, keeping the first and the last."""
+    fitted = [dict(m) for m in messages]
+    if len(fitted) < 2 or count(fitted) <= budget:
+        return fitted
+    head, middle, tail = fitted[:1], fitted[1:-1], fitted[-1:]
+    while middle and count(head + middle + tail) > budget:
+        middle.pop(0)
+    fitted = head + middle + tail
+    for _ in range(4):
+        excess = count(fitted) - budget
+        if excess <= 0:
+            return fitted
+        fitted[-1] = _shorten(fitted[-1], excess)
+    logger.warning("prompt still exceeds the context window", extra={"budget": budget})
+    return fitted
+
+
+def _shorten(message: Message, excess_tokens: int) -> Message:
+    content = message["content"]
+    # Roughly four characters a token; cut a little more than needed so one pass usually does.
+    keep = max(MIN_KEEP_CHARS, len(content) - excess_tokens * 5 - len(TRIM_MARK))
+    if keep >= len(content):
+        return message
+    half = keep // 2
+    return {**message, "content": content[:half] + TRIM_MARK + content[len(content) - half :]}

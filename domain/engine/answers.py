@@ -1,0 +1,51 @@
+"""Typed answers to confirmations ("yes", "no", "not sure") and how any answer is reported."""
+
+from __future__ import annotations
+
+from domain.confirmations import ConfirmationKind, ConfirmationState, Decision
+from domain.decisions import AnswerOutcome, AnswerResult, answer, may_answer
+from domain.engine.context import TurnContext
+from domain.engine.intents import parse_decision
+from domain.errors import DomainError
+
+
+def typed_decision(ctx: TurnContext) -> AnswerResult | None:
+    """A typed yes / no / not sure from an allowed person answers the newest pending question."""
+    pending = ctx.case.pending_confirmations()
+    last = ctx.turn.messages[-1] if ctx.turn.messages else None
+    decision = parse_decision(last.text) if last else None
+    if not pending or last is None or decision is None:
+        return None
+    newest = pending[-1]
+    if decision is Decision.UNSURE and newest.kind is not ConfirmationKind.REFUTATION:
+        return None
+    responders = ctx.turn.responders
+    if not may_answer(ctx.case, newest, last.author, responders=responders):
+        ctx.log.notes.append(f"Only the case's participants can answer: <@{last.author}>.")
+        return None
+    try:
+        return answer(
+            ctx.case,
+            newest.confirmation_id,
+            by=last.author,
+            decision=decision,
+            now=ctx.now,
+            responders=responders,
+        )
+    except DomainError as error:
+        ctx.log.notes.append(f"I couldn't apply that answer: {error}.")
+        return None
+
+
+def decision_note(result: AnswerResult) -> str:
+    """What an answer did, in one line."""
+    confirmation = result.confirmation
+    if result.outcome is AnswerOutcome.SUPERSEDED:
+        return "That question no longer applies; a newer one replaced it."
+    if result.outcome is AnswerOutcome.ALREADY_ANSWERED:
+        return f"<@{confirmation.answered_by}> already answered that question."
+    verdict = "accepted" if confirmation.state is ConfirmationState.ACCEPTED else "declined"
+    decision = confirmation.decision.value if confirmation.decision else "?"
+    moves = "".join(f" The case is now {t.to_status.value}." for t in result.transitions)
+    who = confirmation.answered_by
+    return f"<@{who}> answered {decision} ({verdict}): {confirmation.prompt}{moves}"

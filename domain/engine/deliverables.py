@@ -1,0 +1,138 @@
+"""Post-resolution deliverables: offer a case report and runbook, write and save them."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+
+from domain.case import Case
+from domain.confirmations import DeliverablesPayload
+from domain.engine.context import TurnContext
+from domain.engine.documents import fallback_report, fallback_runbook, problem_of
+from domain.engine.prompts import PromptContext, PromptKind, render_prompt
+from domain.engine.view import DocumentView
+from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
+from domain.llm import LLMPort, LLMUnavailableError, ModelTier
+from domain.ports import Clock
+from domain.special_states import DocumentType, GeneratedDocument
+from domain.status import CaseStatus
+
+logger = logging.getLogger(__name__)
+
+SAVE_TO = KnowledgeBaseKind.GLOBAL
+"""Generated documents go to the workspace's knowledge base, so the next similar case finds them."""
+
+_WRITERS: dict[DocumentType, tuple[PromptKind, str, Callable[[Case], str]]] = {
+    DocumentType.INCIDENT_REPORT: (PromptKind.CASE_REPORT, "Case report", fallback_report),
+    DocumentType.POST_MORTEM: (PromptKind.CASE_REPORT, "Post-mortem", fallback_report),
+    DocumentType.RUNBOOK: (PromptKind.RUNBOOK, "Runbook", fallback_runbook),
+}
+
+
+async def offer_deliverables(ctx: TurnContext, knowledge: KnowledgePort) -> None:
+    """On resolution, offer the report, and a runbook unless a similar one exists."""
+    case = ctx.case
+    artifacts = case.documentation.artifacts
+    if case.status is not CaseStatus.RESOLVED or artifacts.case_report_offered:
+        return
+    root = case.root_cause_conclusion.root_cause if case.root_cause_conclusion else ""
+    similar = await knowledge.find_similar_runbook(
+        team_id=case.team_id, text=f"{problem_of(case)}\n{root}".strip()
+    )
+    artifacts.case_report_offered = True
+    artifacts.runbook_exists = similar is not None
+    artifacts.runbook_offered = similar is None
+    documents = [DocumentType.INCIDENT_REPORT]
+    offer = "📋 a case report (problem, timeline, evidence, root cause, fix, what was ruled out)"
+    if similar is None:
+        documents.append(DocumentType.RUNBOOK)
+        offer += " and 📖 a runbook for next time (symptoms, diagnosis, fix, prevention)"
+    else:
+        offer += f" (a similar runbook already exists: “{similar[0]}”)"
+    ctx.propose(
+        DeliverablesPayload(documents=documents),
+        f"The issue is resolved. Shall I write {offer} and save it to the knowledge base?",
+    )
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "case"
+
+
+async def generate_deliverables(
+    ctx: TurnContext, *, llm: LLMPort, knowledge: KnowledgePort, clock: Clock
+) -> list[DocumentView]:
+    """Write each requested document (model, else template), save it, and record it."""
+    case = ctx.case
+    produced: list[DocumentView] = []
+    for document_type in dict.fromkeys(case.documentation.artifacts.requested):
+        writer = _WRITERS.get(document_type)
+        if writer is None:
+            ctx.log.notes.append(f"I can't write a {document_type.value.replace('_', ' ')} yet.")
+            continue
+        kind, label, fallback = writer
+        markdown = await _write(ctx, kind, llm=llm, clock=clock) or fallback(case)
+        title = f"{label}: {problem_of(case)}"[:200]
+        await _save(ctx, knowledge, document_type, title, markdown)
+        produced.append(
+            DocumentView(
+                document_type=document_type,
+                title=title,
+                filename=f"{_slug(label)}-{case.short_id or case.case_id}.md".lower(),
+                markdown=markdown,
+            )
+        )
+    case.documentation.artifacts.requested = []
+    return produced
+
+
+async def _write(ctx: TurnContext, kind: PromptKind, *, llm: LLMPort, clock: Clock) -> str | None:
+    """The model's markdown with unsafe commands withheld, or None to use the template."""
+    if not llm.enabled:
+        return None
+    prompt = render_prompt(kind, PromptContext(case=ctx.case), clock=clock)
+    try:
+        markdown = await llm.text(
+            tier=ModelTier.MAIN,
+            messages=prompt.messages,
+            template=prompt.template,
+            template_hash=prompt.template_hash,
+            case_id=ctx.case.case_id,
+        )
+    except LLMUnavailableError:
+        logger.warning("deliverable written from template", extra={"case_id": ctx.case.case_id})
+        return None
+    markdown = ctx.log.safety.text(markdown.strip())
+    return markdown + "\n" if markdown else None
+
+
+async def _save(
+    ctx: TurnContext,
+    knowledge: KnowledgePort,
+    document_type: DocumentType,
+    title: str,
+    markdown: str,
+) -> None:
+    case = ctx.case
+    report = await knowledge.save_document(
+        team_id=case.team_id, kb=SAVE_TO, scope_id=None, title=title, markdown=markdown
+    )
+    if report.status is ToolStatus.ERROR:
+        ctx.log.notes.append(f"I couldn't save “{title}” to the knowledge base: {report.error}.")
+    documentation = case.documentation
+    documentation.documents_generated.append(
+        GeneratedDocument(
+            document_type=document_type,
+            title=title,
+            content_ref=f"kb:{SAVE_TO.value}:{title}",
+            generated_at=ctx.now,
+            size_bytes=len(markdown.encode()),
+        )
+    )
+    documentation.generated_at = ctx.now
+    if document_type is DocumentType.RUNBOOK:
+        documentation.artifacts.runbook_generated = markdown
+        documentation.runbook_entry = title
+    else:
+        documentation.artifacts.case_report_generated = markdown

@@ -1,0 +1,281 @@
+"""The turn engine: (case, new inputs) → (new case, reply). The input case is never mutated.
+
+A turn builds the prompt for the case status, calls the model for a structured reply and lets the
+system apply it. A model that times out, is rate-limited or answers garbage twice leaves the case
+unchanged; a model that is absent or unreachable gives a deterministic no-LLM turn instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+from domain.case import Case
+from domain.confirmations import ConfirmationKind, ConfirmationState, Decision
+from domain.decisions import AnswerOutcome, AnswerResult, answer
+from domain.degraded import update_degraded_mode
+from domain.engine.answers import decision_note, typed_decision
+from domain.engine.apply import apply_reply
+from domain.engine.context import TurnContext
+from domain.engine.deliverables import generate_deliverables, offer_deliverables
+from domain.engine.inputs import TurnInput
+from domain.engine.no_llm import no_llm_text, no_llm_turn
+from domain.engine.present import ReplyParts, Seen, build_reply, seen
+from domain.engine.prompts import PromptContext, RenderedPrompt, prompt_kind_for, render_prompt
+from domain.engine.retrieval import RetrievalSettings, cited, retrieve
+from domain.engine.schemas import (
+    ConsultingResponse,
+    EngineReply,
+    InvestigationResponse,
+    TerminalResponse,
+)
+from domain.engine.view import DebugInfo, DocumentView, ReplyKind, TurnReply
+from domain.errors import NotFoundError
+from domain.evidence_requests import block_request
+from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
+from domain.llm import (
+    LLMPort,
+    LLMRateLimitedError,
+    LLMReplyInvalidError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+    ModelTier,
+)
+from domain.ports import Clock
+from domain.status import CaseStatus
+from domain.turn_tracking import record_turn, snapshot
+
+logger = logging.getLogger(__name__)
+
+FAULTS: dict[type[Exception], str] = {
+    LLMTimeoutError: "The model did not answer in time, so nothing in the case changed; "
+    "send your message again to retry.",
+    LLMRateLimitedError: "The model provider is rate-limiting us and the retries ran out, so "
+    "nothing in the case changed; try again in a minute.",
+    LLMReplyInvalidError: "The model answered with something I could not use, twice, so nothing "
+    "in the case changed; send your message again to retry.",
+}
+SUMMARY_CHARS = 200
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """The new case (a copy) and the reply to render."""
+
+    case: Case
+    reply: TurnReply
+
+
+class TurnEngine:
+    """The investigation use case; ports come in through the constructor."""
+
+    def __init__(
+        self,
+        *,
+        llm: LLMPort,
+        knowledge: KnowledgePort,
+        clock: Clock,
+        settings: RetrievalSettings | None = None,
+    ) -> None:
+        self._llm = llm
+        self._knowledge = knowledge
+        self._clock = clock
+        self._settings = settings or RetrievalSettings()
+
+    async def take_turn(self, *, case: Case, turn: TurnInput) -> TurnResult:
+        """Process what the people did since the last turn."""
+        work = await self._prepare(case, turn)
+        if not self._llm.enabled:
+            return self._no_llm(work, unreachable=False)
+        ctx = work.ctx
+        notes = [decision_note(work.decided)] if work.decided else []
+        prompt = render_prompt(
+            prompt_kind_for(ctx.case),
+            PromptContext(case=ctx.case, turn=turn, excerpts=work.excerpts, notes=notes),
+            clock=self._clock,
+        )
+        debug = DebugInfo(template=prompt.template, template_hash=prompt.template_hash)
+        try:
+            reply = await self._ask(prompt, case.case_id)
+        except (LLMTimeoutError, LLMRateLimitedError, LLMReplyInvalidError) as error:
+            return self._fault(work, error, debug)
+        except LLMUnavailableError:
+            return self._no_llm(work, unreachable=True)
+        return self._apply(work, reply, debug)
+
+    async def answer_confirmation(
+        self,
+        *,
+        case: Case,
+        confirmation_id: str,
+        by: str,
+        decision: Decision,
+        responders: Collection[str] | None = None,
+    ) -> TurnResult:
+        """A button click: apply the decision once (domain errors go to the edge)."""
+        ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now())
+        before = seen(ctx.case)
+        result = answer(
+            ctx.case, confirmation_id, by=by, decision=decision, now=ctx.now, responders=responders
+        )
+        documents = await self._after_answer(ctx, result)
+        parts = ReplyParts(
+            kind=ReplyKind.DECISION,
+            text=decision_note(result),
+            log=ctx.log,
+            documents=documents,
+        )
+        return TurnResult(ctx.case, build_reply(ctx.case, before, parts))
+
+    async def report_unavailable(
+        self, *, case: Case, request_id: str, by: str, reason: str
+    ) -> TurnResult:
+        """The "can't get this" button: block the request; enough blocked data means escalation."""
+        ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now())
+        before = seen(ctx.case)
+        request = ctx.case.find_request(request_id)
+        if request is None:
+            raise NotFoundError(f"no evidence request {request_id} in this case")
+        block_request(request, reason=reason, turn=ctx.case.current_turn)
+        update_degraded_mode(ctx.case, now=ctx.now)
+        ctx.case.add_participant(by)
+        lines = [f"Noted: <@{by}> can't get “{request.label}”."]
+        lines.extend(f"Another way: {alt}" for alt in request.guidance.alternatives)
+        parts = ReplyParts(kind=ReplyKind.DECISION, text="\n".join(lines), log=ctx.log)
+        return TurnResult(ctx.case, build_reply(ctx.case, before, parts))
+
+    # ------------------------------------------------------------ steps of a turn
+
+    def _register(self, ctx: TurnContext) -> None:
+        case = ctx.case
+        for message in ctx.turn.messages:
+            case.add_participant(message.author)
+        known = {f.file_id for f in case.uploaded_files}
+        for upload in ctx.turn.files:
+            case.add_participant(upload.file.uploaded_by)
+            if upload.file.file_id not in known:
+                case.uploaded_files.append(upload.file)
+
+    async def _after_answer(
+        self, ctx: TurnContext, result: AnswerResult | None
+    ) -> list[DocumentView]:
+        """Resolution offers deliverables; accepted deliverables are written."""
+        if result is None or result.outcome is not AnswerOutcome.APPLIED:
+            return []
+        if any(t.to_status is CaseStatus.RESOLVED for t in result.transitions):
+            await offer_deliverables(ctx, self._knowledge)
+        confirmation = result.confirmation
+        accepted = confirmation.state is ConfirmationState.ACCEPTED
+        if confirmation.kind is ConfirmationKind.DELIVERABLES and accepted:
+            return await generate_deliverables(
+                ctx, llm=self._llm, knowledge=self._knowledge, clock=self._clock
+            )
+        return []
+
+    async def _prepare(self, case: Case, turn: TurnInput) -> _Turn:
+        """Copy the case, note who took part, apply a typed answer, retrieve excerpts."""
+        ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now(), turn=turn)
+        work = _Turn(original=case, ctx=ctx, before=seen(ctx.case))
+        self._register(ctx)
+        work.decided = typed_decision(ctx)
+        work.documents = await self._after_answer(ctx, work.decided)
+        work.excerpts = await retrieve(ctx, self._knowledge, self._settings)
+        return work
+
+    async def _ask(self, prompt: RenderedPrompt, case_id: str) -> EngineReply:
+        assert prompt.schema is not None  # turn templates always have a reply schema
+        reply = await self._llm.structured(
+            tier=ModelTier.MAIN,
+            messages=prompt.messages,
+            schema=prompt.schema,
+            template=prompt.template,
+            template_hash=prompt.template_hash,
+            case_id=case_id,
+        )
+        assert isinstance(reply, ConsultingResponse | InvestigationResponse | TerminalResponse)
+        return reply
+
+    def _apply(self, work: _Turn, reply: EngineReply, debug: DebugInfo) -> TurnResult:
+        ctx = work.ctx
+        before = snapshot(ctx.case)
+        apply_reply(ctx, reply)
+        text = ctx.log.safety.text(reply.agent_response)
+        outcome = reply.state_updates.outcome if isinstance(reply, InvestigationResponse) else None
+        record_turn(
+            ctx.case,
+            before,
+            now=ctx.now,
+            outcome=outcome,
+            user_summary=ctx.turn.text[:SUMMARY_CHARS] or None,
+            agent_summary=text[:SUMMARY_CHARS],
+        )
+        return work.result(
+            ReplyKind.ANSWER,
+            text,
+            citations=cited(ctx, reply.citations, work.excerpts),
+            debug=debug.model_copy(update={"llm_outcome": "ok"}),
+        )
+
+    def _no_llm(self, work: _Turn, *, unreachable: bool) -> TurnResult:
+        ctx = work.ctx
+        before = snapshot(ctx.case)
+        consumed = {ctx.turn.messages[-1].ts} if work.decided else set()
+        lines = [no_llm_text(unreachable=unreachable)]
+        if work.decided:
+            lines.append(decision_note(work.decided))
+        lines.extend(no_llm_turn(ctx, work.excerpts, consumed=consumed))
+        record_turn(
+            ctx.case, before, now=ctx.now, user_summary=ctx.turn.text[:SUMMARY_CHARS] or None
+        )
+        return work.result(
+            ReplyKind.NO_LLM,
+            "\n".join(lines),
+            citations=[c.citation for c in work.excerpts],
+            debug=DebugInfo(llm_outcome="unavailable" if unreachable else "disabled"),
+        )
+
+    def _fault(self, work: _Turn, error: Exception, debug: DebugInfo) -> TurnResult:
+        """One plain sentence; the case stays as it was (a person's typed answer still counts)."""
+        logger.warning(
+            "turn failed at the model",
+            extra={"case_id": work.original.case_id, "error": type(error).__name__},
+        )
+        sentence = next(text for kind, text in FAULTS.items() if isinstance(error, kind))
+        debug = debug.model_copy(update={"llm_outcome": type(error).__name__})
+        if work.decided:
+            text = f"{decision_note(work.decided)}\n{sentence}"
+            return work.result(ReplyKind.FAULT, text, debug=debug)
+        parts = ReplyParts(kind=ReplyKind.FAULT, text=sentence, debug=debug)
+        return TurnResult(work.original, build_reply(work.original, work.before, parts))
+
+
+@dataclass
+class _Turn:
+    """One turn in progress: the original case, the working copy, and what happened so far."""
+
+    original: Case
+    ctx: TurnContext
+    before: Seen
+    decided: AnswerResult | None = None
+    documents: list[DocumentView] = field(default_factory=list)
+    excerpts: list[RetrievedChunk] = field(default_factory=list)
+
+    def result(
+        self,
+        kind: ReplyKind,
+        text: str,
+        *,
+        citations: Sequence[Citation] = (),
+        debug: DebugInfo | None = None,
+    ) -> TurnResult:
+        """The working copy and its reply."""
+        parts = ReplyParts(
+            kind=kind,
+            text=text,
+            log=self.ctx.log,
+            citations=citations,
+            documents=self.documents,
+            debug=debug or DebugInfo(),
+        )
+        return TurnResult(self.ctx.case, build_reply(self.ctx.case, self.before, parts))

@@ -1,0 +1,266 @@
+"""Building the reply view model from a case and what the turn did."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from domain.case import Case
+from domain.conclusions import Solution, rubric_band
+from domain.confirmations import ConfirmationKind, ConfirmationState, Decision, PendingConfirmation
+from domain.engine.context import TurnLog
+from domain.engine.view import (
+    CaseHeaderView,
+    ConclusionView,
+    ConfirmationOption,
+    ConfirmationPrompt,
+    DebugInfo,
+    DocumentView,
+    EscalationOption,
+    EscalationView,
+    EvidenceView,
+    HypothesisView,
+    RemovedCommand,
+    ReplyKind,
+    RequestCard,
+    RootCauseView,
+    SolutionView,
+    TurnReply,
+)
+from domain.evidence_requests import EvidenceRequest, EvidenceStatus, open_requests
+from domain.hypotheses import HypothesisStatus
+from domain.knowledge import Citation
+
+_HIDDEN_HYPOTHESES = frozenset({HypothesisStatus.REFUTED, HypothesisStatus.RETIRED})
+_YES_NO = [
+    ConfirmationOption(decision=Decision.YES, label="✅ Yes", style="primary"),
+    ConfirmationOption(decision=Decision.NO, label="❌ No"),
+]
+OPTIONS: dict[ConfirmationKind, list[ConfirmationOption]] = {
+    ConfirmationKind.REFUTATION: [
+        ConfirmationOption(decision=Decision.YES, label="✅ Confirm: evidence is accurate"),
+        ConfirmationOption(decision=Decision.NO, label="❌ Dispute: evidence may be wrong"),
+        ConfirmationOption(decision=Decision.UNSURE, label="🤔 Not sure: need to verify"),
+    ],
+    ConfirmationKind.PATH_CHOICE: [
+        ConfirmationOption(decision=Decision.YES, label="🩹 Mitigate first", style="primary"),
+        ConfirmationOption(decision=Decision.NO, label="🔬 Root cause first"),
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Ids present before the turn, so the reply shows only what is new."""
+
+    requests: frozenset[str] = frozenset()
+    solutions: frozenset[str] = frozenset()
+    pending: frozenset[str] = frozenset()
+
+
+def seen(case: Case) -> Seen:
+    """Capture what the case held before the turn."""
+    return Seen(
+        requests=frozenset(r.request_id for r in case.evidence_requests),
+        solutions=frozenset(s.solution_id for s in case.solutions),
+        pending=frozenset(c.confirmation_id for c in case.pending_confirmations()),
+    )
+
+
+def confirmation_prompt(confirmation: PendingConfirmation) -> ConfirmationPrompt:
+    """A confirmation with the buttons its kind needs."""
+    return ConfirmationPrompt(
+        confirmation_id=confirmation.confirmation_id,
+        kind=confirmation.kind,
+        prompt=confirmation.prompt,
+        options=OPTIONS.get(confirmation.kind, _YES_NO),
+    )
+
+
+def request_card(request: EvidenceRequest) -> RequestCard:
+    """An evidence request as a card."""
+    guidance = request.guidance
+    return RequestCard(
+        request_id=request.request_id,
+        label=request.label,
+        description=request.description,
+        category=request.category,
+        criticality=request.criticality,
+        status=request.status,
+        commands=list(guidance.commands),
+        file_locations=list(guidance.file_locations),
+        ui_locations=list(guidance.ui_locations),
+        alternatives=list(guidance.alternatives),
+        prerequisites=list(guidance.prerequisites),
+        expected_output=guidance.expected_output,
+    )
+
+
+def solution_view(solution: Solution) -> SolutionView:
+    """A solution as shown."""
+    state = "verified" if solution.verified_at else "applied" if solution.applied_at else "proposed"
+    return SolutionView(
+        solution_id=solution.solution_id,
+        title=solution.title,
+        is_mitigation=solution.is_mitigation,
+        state=state,
+        immediate_action=solution.immediate_action,
+        longterm_fix=solution.longterm_fix,
+        implementation_steps=list(solution.implementation_steps),
+        commands=list(solution.commands),
+        risks=list(solution.risks),
+    )
+
+
+def root_cause_view(case: Case) -> RootCauseView | None:
+    """The root cause with confidence, supporting and missing evidence."""
+    rc = case.root_cause_conclusion
+    if rc is None:
+        return None
+    supporting = [case.find_evidence(e) for e in rc.evidence_basis]
+    return RootCauseView(
+        root_cause=rc.root_cause,
+        mechanism=rc.mechanism,
+        confidence_score=rc.confidence_score,
+        confidence_level=rc.confidence_level,
+        rubric=rubric_band(rc.confidence_score),
+        supporting_evidence=[
+            EvidenceView(evidence_id=e.evidence_id, summary=e.summary) for e in supporting if e
+        ],
+        missing_evidence=list(rc.missing_evidence),
+        alternative_explanations=[
+            f"{a.hypothesis} ({a.confidence:.0%}): {a.why_less_likely}"
+            for a in rc.alternative_explanations
+        ],
+        caveats=list(rc.caveats),
+    )
+
+
+def escalation_view(case: Case) -> EscalationView | None:
+    """Fallback options while degraded, with what to share when escalating."""
+    degraded = case.degraded_mode
+    if degraded is None or not degraded.is_active:
+        return None
+    problem = case.problem_verification
+    share = [f"Problem: {problem.symptom_statement}" if problem else f"Case: {case.title}"]
+    if problem is not None and problem.started_at is not None:
+        share.append(f"Started: {problem.started_at.isoformat(timespec='minutes')}")
+    if case.working_conclusion is not None:
+        share.append(f"Current understanding: {case.working_conclusion.statement}")
+    share.extend(
+        f"Blocked: {r.label}" for r in case.evidence_requests if r.status is EvidenceStatus.BLOCKED
+    )
+    share.append("This thread's history")
+    return EscalationView(
+        mode=degraded.mode_type,
+        reason=degraded.reason,
+        recommended=degraded.escalation_recommended,
+        options=list(EscalationOption),
+        share=share,
+    )
+
+
+def case_header(case: Case) -> CaseHeaderView:
+    """The living case header."""
+    wc = case.working_conclusion
+    problem = case.problem_verification
+    rc = case.root_cause_conclusion
+    return CaseHeaderView(
+        case_id=case.case_id,
+        short_id=case.short_id,
+        status=case.status,
+        stage=case.current_stage,
+        completion=case.progress.completion_percentage,
+        path=case.path,
+        problem=problem.symptom_statement
+        if problem
+        else case.consulting.proposed_problem_statement,
+        working_conclusion=ConclusionView(statement=wc.statement, confidence=wc.confidence)
+        if wc
+        else None,
+        root_cause_confidence=rc.confidence_level if rc else None,
+        open_requests=len(open_requests(case.evidence_requests)),
+        pending_confirmations=len(case.pending_confirmations()),
+        degraded=case.degraded_mode is not None and case.degraded_mode.is_active,
+    )
+
+
+def hypotheses_view(case: Case) -> list[HypothesisView]:
+    """Hypotheses still in play, most likely first."""
+    shown = [h for h in case.hypotheses.values() if h.status not in _HIDDEN_HYPOTHESES]
+    return [
+        HypothesisView(
+            hypothesis_id=h.hypothesis_id,
+            statement=h.statement,
+            category=h.category,
+            status=h.status,
+            likelihood=h.likelihood,
+        )
+        for h in sorted(shown, key=lambda h: -h.likelihood)
+    ]
+
+
+@dataclass(frozen=True)
+class ReplyParts:
+    """What the turn produced besides the case itself."""
+
+    kind: ReplyKind
+    text: str
+    log: TurnLog = field(default_factory=TurnLog)
+    citations: Sequence[Citation] = ()
+    documents: Sequence[DocumentView] = ()
+    debug: DebugInfo = field(default_factory=DebugInfo)
+
+
+def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
+    """The reply for a turn: new items, current conclusions, header, notices and debug info."""
+    wc = case.working_conclusion
+    return TurnReply(
+        kind=parts.kind,
+        text=parts.text,
+        notices=_notices(parts.log),
+        evidence_requests=[
+            request_card(r) for r in case.evidence_requests if r.request_id not in before.requests
+        ],
+        confirmations=[confirmation_prompt(c) for c in parts.log.proposed if c.is_pending],
+        superseded_confirmation_ids=[
+            c.confirmation_id
+            for c in case.confirmations
+            if c.confirmation_id in before.pending and c.state is ConfirmationState.SUPERSEDED
+        ],
+        hypotheses=hypotheses_view(case),
+        working_conclusion=ConclusionView(statement=wc.statement, confidence=wc.confidence)
+        if wc
+        else None,
+        root_cause=root_cause_view(case),
+        solutions=[
+            solution_view(s) for s in case.solutions if s.solution_id not in before.solutions
+        ],
+        citations=list(parts.citations),
+        escalation=escalation_view(case),
+        documents=list(parts.documents),
+        header=case_header(case),
+        debug=_debug(parts),
+    )
+
+
+def _notices(log: TurnLog) -> list[str]:
+    notices = list(log.notes)
+    if log.safety.removed:
+        count = len(log.safety.removed)
+        notices.append(f"Withheld {count} suggested command(s) that would change the system.")
+    return notices
+
+
+def _debug(parts: ReplyParts) -> DebugInfo:
+    removed = parts.log.safety.removed
+    return parts.debug.model_copy(
+        update={
+            "unsafe_commands_removed": len(removed),
+            "removed_commands": [
+                RemovedCommand(command=v.command, safety=v.safety.value, reason=v.reason)
+                for v in removed
+            ],
+            "ignored": list(parts.log.ignored),
+        }
+    )

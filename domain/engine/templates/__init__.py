@@ -1,0 +1,1 @@
+"""Prompt template files (markdown), read with importlib.resources."""

@@ -1,0 +1,218 @@
+"""The reply view model: what the Slack layer renders after a turn (never raw model output)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import ConfigDict, Field
+
+from domain.base import DomainModel
+from domain.conclusions import ConfidenceLevel
+from domain.confirmations import ConfirmationKind, Decision
+from domain.evidence_requests import Criticality, EvidenceStatus, RequestCategory
+from domain.hypotheses import HypothesisCategory, HypothesisStatus
+from domain.knowledge import Citation
+from domain.progress import InvestigationStage
+from domain.special_states import DegradedModeType, DocumentType
+from domain.status import CaseStatus
+from domain.verification import InvestigationPath
+
+
+class View(DomainModel):
+    """Base of the view models: immutable."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class ReplyKind(StrEnum):
+    """How the reply came about."""
+
+    ANSWER = "answer"
+    """The model answered and the system applied its reply."""
+    NO_LLM = "no_llm"
+    """No model (not configured or unreachable): a deterministic reply."""
+    FAULT = "fault"
+    """The model failed (timeout, rate limit, invalid reply): the case is unchanged."""
+    DECISION = "decision"
+    """A person answered a confirmation (button), nothing else happened."""
+
+
+class ConfirmationOption(View):
+    """One button of a confirmation."""
+
+    decision: Decision
+    label: str
+    style: str = ""
+    """'primary', 'danger' or '' (Block Kit button styles)."""
+
+
+class ConfirmationPrompt(View):
+    """A question for the people, with its buttons (typed yes/no works too)."""
+
+    confirmation_id: str
+    kind: ConfirmationKind
+    prompt: str
+    options: list[ConfirmationOption]
+
+
+class RequestCard(View):
+    """An evidence request with how to obtain it (commands are read-only, already checked)."""
+
+    request_id: str
+    label: str
+    description: str
+    category: RequestCategory
+    criticality: Criticality
+    status: EvidenceStatus
+    commands: list[str] = Field(default_factory=list)
+    file_locations: list[str] = Field(default_factory=list)
+    ui_locations: list[str] = Field(default_factory=list)
+    alternatives: list[str] = Field(default_factory=list)
+    prerequisites: list[str] = Field(default_factory=list)
+    expected_output: str | None = None
+
+
+class HypothesisView(View):
+    """A hypothesis with its likelihood."""
+
+    hypothesis_id: str
+    statement: str
+    category: HypothesisCategory
+    status: HypothesisStatus
+    likelihood: float
+
+
+class EvidenceView(View):
+    """A piece of evidence, briefly."""
+
+    evidence_id: str
+    summary: str
+
+
+class ConclusionView(View):
+    """The working conclusion."""
+
+    statement: str
+    confidence: float
+
+
+class RootCauseView(View):
+    """The root cause with its confidence level and the evidence for and missing."""
+
+    root_cause: str
+    mechanism: str
+    confidence_score: float
+    confidence_level: ConfidenceLevel
+    rubric: str
+    """The confidence rubric's words for the score."""
+    supporting_evidence: list[EvidenceView] = Field(default_factory=list)
+    missing_evidence: list[str] = Field(default_factory=list)
+    alternative_explanations: list[str] = Field(default_factory=list)
+    caveats: list[str] = Field(default_factory=list)
+
+
+class SolutionView(View):
+    """A proposed, applied or verified solution (commands already checked)."""
+
+    solution_id: str
+    title: str
+    is_mitigation: bool
+    state: str
+    """proposed | applied | verified."""
+    immediate_action: str | None = None
+    longterm_fix: str | None = None
+    implementation_steps: list[str] = Field(default_factory=list)
+    commands: list[str] = Field(default_factory=list)
+    risks: list[str] = Field(default_factory=list)
+
+
+class EscalationOption(StrEnum):
+    """Fallbacks offered in degraded mode; a choice comes back as a typed message."""
+
+    BEST_GUESS = "Proceed with the best guess (lower confidence)"
+    ESCALATE = "Escalate to someone with more access or expertise"
+    CLOSE = "Close the case"
+    NEW_CATEGORY = "Try a different kind of explanation"
+
+
+class EscalationView(View):
+    """Degraded mode: why, whether to escalate now, the options, and what to share."""
+
+    mode: DegradedModeType
+    reason: str
+    recommended: bool
+    """True when critical evidence is blocked: someone with more access is needed."""
+    options: list[EscalationOption]
+    share: list[str] = Field(default_factory=list)
+    """What to hand the person escalated to."""
+
+
+class DocumentView(View):
+    """A generated document, to post as a file in the thread."""
+
+    document_type: DocumentType
+    title: str
+    filename: str
+    markdown: str
+
+
+class RemovedCommand(View):
+    """A command the safety validator withheld (debug and audit only: never render it)."""
+
+    command: str
+    safety: str
+    reason: str
+
+
+class DebugInfo(View):
+    """What happened under the hood, for logs and audit."""
+
+    template: str | None = None
+    template_hash: str | None = None
+    llm_outcome: str | None = None
+    unsafe_commands_removed: int = 0
+    removed_commands: list[RemovedCommand] = Field(default_factory=list)
+    ignored: list[str] = Field(default_factory=list)
+
+
+class CaseHeaderView(View):
+    """The living case header."""
+
+    case_id: str
+    short_id: str
+    status: CaseStatus
+    stage: InvestigationStage | None
+    completion: float
+    path: InvestigationPath | None
+    problem: str | None
+    working_conclusion: ConclusionView | None
+    root_cause_confidence: ConfidenceLevel | None
+    open_requests: int
+    pending_confirmations: int
+    degraded: bool
+
+
+class TurnReply(View):
+    """Everything a turn says to the thread."""
+
+    kind: ReplyKind
+    text: str
+    """The answer (Slack markdown); unsafe commands already withheld."""
+    notices: list[str] = Field(default_factory=list)
+    """Short system notes (withheld commands, requests that could not be asked yet)."""
+    evidence_requests: list[RequestCard] = Field(default_factory=list)
+    """Requests created this turn."""
+    confirmations: list[ConfirmationPrompt] = Field(default_factory=list)
+    """Questions proposed this turn and still pending."""
+    superseded_confirmation_ids: list[str] = Field(default_factory=list)
+    """Earlier questions that no longer apply (rewrite their messages)."""
+    hypotheses: list[HypothesisView] = Field(default_factory=list)
+    working_conclusion: ConclusionView | None = None
+    root_cause: RootCauseView | None = None
+    solutions: list[SolutionView] = Field(default_factory=list)
+    """Solutions proposed this turn."""
+    citations: list[Citation] = Field(default_factory=list)
+    escalation: EscalationView | None = None
+    documents: list[DocumentView] = Field(default_factory=list)
+    header: CaseHeaderView
+    debug: DebugInfo = Field(default_factory=DebugInfo)

@@ -1,0 +1,50 @@
+"""Building the real litellm gateway against the fake server, with waits recorded, not slept."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from domain.llm import MemoryCallRecorder
+from tests.fakes.llm_server import FakeLLMServer
+
+TEST_MODEL = "openai/test-model"
+
+
+@dataclass
+class RecordedSleeps:
+    """Stands in for asyncio.sleep: remembers each requested wait and returns at once."""
+
+    waits: list[float] = field(default_factory=list)
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+@dataclass
+class GatewayKit:
+    """The gateway and what it talks to."""
+
+    gateway: LiteLLMGateway
+    recorder: MemoryCallRecorder
+    sleeps: RecordedSleeps
+    config: GatewayConfig
+
+
+def gateway_for(server: FakeLLMServer, **overrides: Any) -> GatewayKit:
+    """A gateway on the fake server: tiny backoffs, no jitter randomness, 2 s timeout."""
+    config = GatewayConfig(
+        model=TEST_MODEL,
+        api_base=server.api_base,
+        api_key="sk-test-not-a-real-key",
+        timeout_s=2.0,
+        max_retries=2,
+        backoff_base_s=0.01,
+        backoff_max_s=5.0,
+    )
+    config = replace(config, **overrides)
+    recorder = MemoryCallRecorder()
+    sleeps = RecordedSleeps()
+    gateway = LiteLLMGateway(config, recorder=recorder, sleep=sleeps, jitter=lambda: 1.0)
+    return GatewayKit(gateway, recorder, sleeps, config)

@@ -1,0 +1,520 @@
+"""End-to-end investigations: the engine, the real litellm gateway and a fake model server."""
+
+from __future__ import annotations
+
+from domain.case import Case
+from domain.conclusions import ConfidenceLevel
+from domain.confirmations import ConfirmationKind, Decision
+from domain.engine.view import EscalationOption, ReplyKind
+from domain.evidence import EvidenceCategory
+from domain.evidence_requests import EvidenceStatus
+from domain.hypotheses import HypothesisStatus
+from domain.knowledge import KnowledgeBaseKind
+from domain.lifecycle import lifecycle_label
+from domain.llm import LLMCallOutcome
+from domain.progress import InvestigationStage
+from domain.special_states import DegradedModeType, DocumentType
+from domain.status import CaseStatus, LifecycleLabel
+from domain.turns import TurnOutcome
+from domain.verification import InvestigationPath
+from tests.fakes.llm_server import FakeLLMServer, reply
+from tests.integration.engine.thread import SRE, Thread, json_reply, thread_on
+
+STATEMENT = "Payments API returns HTTP 500 for ~30% of requests since 14:05 UTC"
+VERIFIED = {
+    "symptom_verified": True,
+    "scope_assessed": True,
+    "timeline_established": True,
+    "changes_identified": True,
+}
+LOGS_REQUEST = {
+    "label": "Payments error logs",
+    "description": "The errors behind the 500s, to see what fails",
+    "category": "symptoms",
+    "guidance": {
+        "commands": [
+            "kubectl logs deploy/payments --since=1h | grep ERROR",
+            "kubectl delete pod -l app=payments",
+        ],
+        "alternatives": ["Docker: docker logs payments --since 1h"],
+        "expected_output": "exception names and stack traces",
+    },
+}
+STAGE_NUMBER = {
+    InvestigationStage.SYMPTOM_VERIFICATION: 1,
+    InvestigationStage.HYPOTHESIS_FORMULATION: 2,
+    InvestigationStage.HYPOTHESIS_VALIDATION: 3,
+    InvestigationStage.SOLUTION: 4,
+}
+
+
+async def start_investigation(thread: Thread) -> None:
+    """Consulting → a statement to confirm → a typed yes → investigating, logs requested."""
+    first = await thread.say(
+        "payments API is throwing 500s since 14:05, maybe 30% of requests",
+        json_reply(
+            f"Let me confirm: *{STATEMENT}*. Is that accurate?",
+            problem_confirmation={"problem_type": "error", "severity_guess": "HIGH"},
+            proposed_problem_statement=STATEMENT,
+        ),
+    )
+    assert [c.kind for c in first.confirmations] == [ConfirmationKind.PROBLEM_STATEMENT]
+    second = await thread.say(
+        "yes",
+        json_reply(
+            "Starting the investigation. First, the error logs.",
+            evidence_requests=[LOGS_REQUEST],
+            outcome="data_requested",
+        ),
+    )
+    assert thread.case.status is CaseStatus.INVESTIGATING
+    (card,) = second.evidence_requests
+    assert card.commands == ["kubectl logs deploy/payments --since=1h | grep ERROR"]
+
+
+def stage(case: Case) -> int:
+    current = case.current_stage
+    assert current is not None
+    return STAGE_NUMBER[current]
+
+
+async def test_the_seed_one_turn_resolution(server: FakeLLMServer) -> None:
+    thread = thread_on(server)
+    await start_investigation(thread)
+    log = await thread.upload(
+        "error.log",
+        "2026-11-21T14:23:01Z ERROR NullPointerException at UserService.java:42\n"
+        "2026-11-21T14:23:02Z ERROR request failed: timeout\n",
+    )
+
+    answer = await thread.say(
+        "My API is timing out. Attached error.log showing NullPointerException at line 42 "
+        "starting at 14:23 UTC. We deployed v2.1.3 at 14:20 UTC.",
+        json_reply(
+            "**Investigation complete.** NullPointerException at UserService.java:42 since 14:23, "
+            "3 minutes after v2.1.3 (error.log:1).\n```\nkubectl rollout undo deployment/api\n```",
+            milestones={
+                **VERIFIED,
+                "root_cause_identified": True,
+                "root_cause_confidence": 0.95,
+                "root_cause_method": "direct_analysis",
+                "solution_proposed": True,
+            },
+            verification_updates={
+                "temporal_state": "ongoing",
+                "urgency_level": "high",
+                "severity": "HIGH",
+                "started_at": "2026-11-21T14:23:00Z",
+                "recent_changes": [
+                    {
+                        "description": "deployed v2.1.3",
+                        "occurred_at": "2026-11-21T14:20:00Z",
+                        "change_type": "deployment",
+                    }
+                ],
+            },
+            evidence_to_add=[
+                {
+                    "ref": "E1",
+                    "summary": "NullPointerException at UserService.java:42",
+                    "analysis": "missing null check crashes on a null user",
+                    "source_ref": log.file.file_id,
+                }
+            ],
+            root_cause_conclusion={
+                "root_cause": "Missing null check at UserService.java:42 (v2.1.3)",
+                "confidence_score": 0.95,
+                "mechanism": "a null user object crashes the call",
+                "evidence_basis": ["E1"],
+            },
+            solutions_to_add=[
+                {
+                    "solution_type": "rollback",
+                    "title": "Roll back to v2.1.2",
+                    "is_mitigation": True,
+                    "immediate_action": "Roll the api deployment back to v2.1.2",
+                    "commands": [
+                        "kubectl rollout undo deployment/api",
+                        "kubectl rollout status deployment/api",
+                    ],
+                },
+                {
+                    "solution_type": "code_fix",
+                    "title": "Add a null check at line 42",
+                    "longterm_fix": "Guard the user lookup at UserService.java:42",
+                },
+            ],
+            outcome="milestone_completed",
+            citations=["error.log:1"],
+        ),
+        files=[log],
+    )
+
+    case = thread.case
+    assert case.progress.verification_complete
+    assert case.progress.root_cause_identified
+    assert case.progress.solution_proposed
+    assert not case.progress.solution_applied
+    (evidence,) = case.evidence
+    assert evidence.category is EvidenceCategory.SYMPTOM_EVIDENCE
+    assert evidence.advances_milestones == list(VERIFIED)
+    assert evidence.content_ref == f"file:{log.file.file_id}"
+    turn = case.turn_history[-1]
+    assert turn.progress_made
+    assert turn.outcome is TurnOutcome.MILESTONE_COMPLETED
+    assert set(turn.milestones_completed) >= {"root_cause_identified", "solution_proposed"}
+    assert case.turns_without_progress == 0
+    assert case.path is InvestigationPath.MITIGATION_FIRST
+    assert answer.root_cause is not None
+    assert answer.root_cause.confidence_level is ConfidenceLevel.VERIFIED
+    assert answer.root_cause.supporting_evidence[0].summary.startswith("NullPointerException")
+    assert "rollout undo" not in answer.text
+    assert [s.commands for s in answer.solutions] == [["kubectl rollout status deployment/api"], []]
+    assert answer.debug.unsafe_commands_removed == 2
+    assert [c.label() for c in answer.citations] == ["error.log:1"]
+    assert case.status is CaseStatus.INVESTIGATING  # resolution needs people, not the model
+    prompt = thread.prompt()
+    assert any('cite="error.log:1"' in m["content"] for m in prompt)
+    records = thread.kit.recorder.records
+    assert [r.template for r in records] == ["consulting", "investigating", "investigating"]
+    assert records[-1].template_hash == answer.debug.template_hash
+    assert all(r.outcome is LLMCallOutcome.OK and r.case_id == case.case_id for r in records)
+
+
+async def test_from_consulting_to_a_resolved_case_with_its_report_and_runbook(
+    server: FakeLLMServer,
+) -> None:
+    thread = thread_on(server)
+    await start_investigation(thread)
+    logs_request = thread.case.evidence_requests[0]
+
+    log = await thread.upload(
+        "payments.log", "14:05:02 ERROR timeout acquiring DB connection from pool\n"
+    )
+    await thread.say(
+        "here are the logs; this happened yesterday, it's fine now but we need the cause",
+        json_reply(
+            "Every 500 is a timeout waiting for a DB connection. Two candidates.",
+            milestones=VERIFIED,
+            verification_updates={"temporal_state": "historical", "urgency_level": "medium"},
+            evidence_to_add=[
+                {
+                    "ref": "E1",
+                    "summary": "500s are DB pool acquisition timeouts",
+                    "source_ref": log.file.file_id,
+                }
+            ],
+            hypotheses_to_add=[
+                {
+                    "ref": "H1",
+                    "statement": "The DB connection pool is exhausted",
+                    "category": "config",
+                    "likelihood": 0.6,
+                    "rationale": "acquisition timeouts",
+                },
+                {
+                    "ref": "H2",
+                    "statement": "DNS lookups for the DB host are slow",
+                    "category": "network",
+                    "likelihood": 0.3,
+                    "rationale": "timeouts can be DNS",
+                },
+            ],
+            classification={
+                "matched_request_ids": [logs_request.request_id],
+                "completeness": "complete",
+                "completeness_score": 0.9,
+                "form": "document",
+                "evidence_type": "supportive",
+                "user_intent": "providing_evidence",
+                "rationale": "the requested logs",
+            },
+            evidence_requests=[
+                {
+                    "label": "Pool metrics",
+                    "description": "active vs max connections",
+                    "category": "metrics",
+                }
+            ],
+        ),
+        files=[log],
+    )
+    case = thread.case
+    assert case.path is InvestigationPath.ROOT_CAUSE
+    assert logs_request.request_id in [r.request_id for r in case.evidence_requests]
+    assert case.find_request(logs_request.request_id).status is EvidenceStatus.COMPLETE  # type: ignore[union-attr]
+    pool, dns = case.hypotheses.values()
+
+    evidence_turn = await thread.say(
+        "pool: 100/100 active, 240 waiting; DNS resolves in 2 ms",
+        json_reply(
+            "The pool is saturated, and DNS is fast, which contradicts the DNS theory.",
+            evidence_to_add=[
+                {
+                    "ref": "E1",
+                    "summary": "Pool 100/100 active, 240 waiting; DNS 2 ms",
+                    "tests_hypothesis_id": pool.hypothesis_id,
+                    "stance": "strongly_supports",
+                }
+            ],
+            hypothesis_evidence_links=[
+                {
+                    "hypothesis_id": pool.hypothesis_id,
+                    "evidence_id": "E1",
+                    "stance": "strongly_supports",
+                    "reasoning": "saturated pool",
+                    "completeness": 0.8,
+                },
+                {
+                    "hypothesis_id": dns.hypothesis_id,
+                    "evidence_id": "E1",
+                    "stance": "strongly_contradicts",
+                    "reasoning": "We expected slow DNS; it answers in 2 ms.",
+                    "completeness": 0.9,
+                },
+            ],
+        ),
+    )
+    (question,) = evidence_turn.confirmations
+    assert question.kind is ConfirmationKind.REFUTATION
+    assert len(question.options) == 3
+    assert thread.case.hypotheses[dns.hypothesis_id].status is HypothesisStatus.ACTIVE
+
+    await thread.click(ConfirmationKind.REFUTATION, Decision.YES)
+    assert thread.case.hypotheses[dns.hypothesis_id].status is HypothesisStatus.REFUTED
+    assert thread.case.dead_ends[0].hypothesis == dns.statement
+
+    found = await thread.say(
+        "pool max was lowered from 50 to 10 in yesterday's config change",
+        json_reply(
+            "That explains it: the pool was cut to 10.",
+            hypotheses_to_update=[{"hypothesis_id": pool.hypothesis_id, "status": "validated"}],
+            root_cause_conclusion={
+                "root_cause": "Pool max lowered from 50 to 10 in a config change",
+                "confidence_score": 0.9,
+                "mechanism": "requests queue for connections",
+                "validated_hypothesis_id": pool.hypothesis_id,
+                "missing_evidence": ["the change ticket"],
+            },
+            milestones={"root_cause_method": "hypothesis_validation"},
+            solutions_to_add=[
+                {
+                    "solution_type": "config_change",
+                    "title": "Restore pool max to 50",
+                    "longterm_fix": "Set pool max back to 50 and add a review for pool changes",
+                }
+            ],
+        ),
+    )
+    assert found.root_cause is not None
+    assert found.root_cause.confidence_level is ConfidenceLevel.VERIFIED
+    assert found.root_cause.missing_evidence == ["the change ticket"]
+    assert thread.case.progress.root_cause_identified
+    assert thread.case.progress.root_cause_method == "hypothesis_validation"
+    fix = thread.case.solutions[-1]
+
+    applied = await thread.say(
+        "restored it to 50 and redeployed",
+        json_reply(
+            "Good. Watch the error rate for a few minutes.",
+            applied_solution_id=fix.solution_id,
+            milestones={"solution_applied": True},
+        ),
+        by=SRE,
+    )
+    assert not thread.case.progress.solution_applied
+    assert [c.kind for c in applied.confirmations] == [ConfirmationKind.SOLUTION_APPLIED]
+    await thread.click(ConfirmationKind.SOLUTION_APPLIED, by=SRE)
+    assert thread.case.progress.solution_applied
+
+    verified = await thread.say(
+        "error rate has been 0% for 20 minutes",
+        json_reply(
+            "The fix holds.",
+            evidence_to_add=[{"ref": "E1", "summary": "0% errors for 20 min"}],
+            verified_solution_id=fix.solution_id,
+            verification_evidence_id="E1",
+            outcome="case_resolved",
+        ),
+    )
+    assert thread.case.evidence[-1].category is EvidenceCategory.RESOLUTION_EVIDENCE
+    assert [c.kind for c in verified.confirmations] == [ConfirmationKind.SOLUTION_VERIFIED]
+    assert thread.case.status is CaseStatus.INVESTIGATING
+
+    resolved = await thread.click(ConfirmationKind.SOLUTION_VERIFIED)
+    assert thread.case.status is CaseStatus.RESOLVED
+    (offer,) = resolved.confirmations
+    assert offer.kind is ConfirmationKind.DELIVERABLES
+
+    server.script(
+        reply("# Case report: pool cut to 10\n"), reply("# Runbook: DB pool exhaustion\n")
+    )
+    delivered = await thread.click(ConfirmationKind.DELIVERABLES)
+    assert [d.document_type for d in delivered.documents] == [
+        DocumentType.INCIDENT_REPORT,
+        DocumentType.RUNBOOK,
+    ]
+    assert [s.kb for s in thread.knowledge.saved] == [KnowledgeBaseKind.GLOBAL] * 2
+    assert thread.knowledge.saved[1].markdown == "# Runbook: DB pool exhaustion\n"
+    assert [r.template for r in thread.kit.recorder.records][-2:] == ["case_report", "runbook"]
+    history = [(t.from_status, t.to_status) for t in thread.case.status_history]
+    assert history == [
+        (CaseStatus.CONSULTING, CaseStatus.INVESTIGATING),
+        (CaseStatus.INVESTIGATING, CaseStatus.RESOLVED),
+    ]
+
+
+async def test_mitigation_first_goes_one_four_two_three_four(server: FakeLLMServer) -> None:
+    thread = thread_on(server)
+    await start_investigation(thread)
+    stages = [stage(thread.case)]
+
+    await thread.say(
+        "it's happening right now, checkout is down for everyone",
+        json_reply(
+            "Active incident: let's stop the bleeding first. Fail over to the replica.",
+            milestones=VERIFIED,
+            verification_updates={"temporal_state": "ongoing", "urgency_level": "critical"},
+            solutions_to_add=[
+                {
+                    "solution_type": "workaround",
+                    "title": "Fail over to the DB replica",
+                    "is_mitigation": True,
+                    "immediate_action": "Fail over to the replica",
+                }
+            ],
+        ),
+    )
+    assert thread.case.path is InvestigationPath.MITIGATION_FIRST
+    stages.append(stage(thread.case))
+    mitigation = thread.case.solutions[-1]
+
+    await thread.say(
+        "failed over, errors stopped",
+        json_reply(
+            "Service restored. Now the root cause.",
+            applied_solution_id=mitigation.solution_id,
+            milestones={"mitigation_applied": True},
+        ),
+    )
+    assert "Strategy: active incident" in thread.prompt()[0]["content"]
+    await thread.click(ConfirmationKind.SOLUTION_APPLIED)
+    assert lifecycle_label(thread.case) is LifecycleLabel.MITIGATED
+    stages.append(stage(thread.case))
+
+    await thread.say(
+        "what could it be?",
+        json_reply(
+            "Two candidates.",
+            hypotheses_to_add=[
+                {
+                    "ref": "H1",
+                    "statement": "Primary disk filled up",
+                    "category": "environment",
+                    "likelihood": 0.7,
+                    "rationale": "writes failed",
+                }
+            ],
+        ),
+    )
+    assert "Strategy: root cause (post-mortem)" in thread.prompt()[0]["content"]
+    stages.append(stage(thread.case))
+    (hypothesis,) = thread.case.hypotheses.values()
+
+    await thread.say(
+        "df shows /var/lib/postgres at 100%",
+        json_reply(
+            "Disk full on the primary.",
+            hypotheses_to_update=[
+                {"hypothesis_id": hypothesis.hypothesis_id, "status": "validated"}
+            ],
+            root_cause_conclusion={
+                "root_cause": "WAL filled the primary's disk",
+                "confidence_score": 0.8,
+                "mechanism": "writes fail when the disk is full",
+                "validated_hypothesis_id": hypothesis.hypothesis_id,
+            },
+            solutions_to_add=[
+                {"solution_type": "infrastructure", "title": "Grow the disk and archive WAL"}
+            ],
+        ),
+    )
+    stages.append(stage(thread.case))
+    fix = thread.case.solutions[-1]
+
+    await thread.say("done", json_reply("Great.", applied_solution_id=fix.solution_id))
+    await thread.click(ConfirmationKind.SOLUTION_APPLIED)
+    await thread.say(
+        "disk at 40%, no errors", json_reply("Verified.", verified_solution_id=fix.solution_id)
+    )
+    await thread.click(ConfirmationKind.SOLUTION_VERIFIED)
+
+    assert stages == [1, 4, 2, 3, 4]
+    assert thread.case.status is CaseStatus.RESOLVED
+    assert thread.case.progress.mitigation_applied
+    assert thread.case.progress.solution_verified
+
+
+async def test_three_turns_without_progress_offer_escalation(server: FakeLLMServer) -> None:
+    thread = thread_on(server)
+    await start_investigation(thread)
+    assert thread.case.turns_without_progress == 1
+
+    for text in ("still looking", "hmm"):
+        await thread.say(
+            text, json_reply("Could you share the error logs?", outcome="data_not_provided")
+        )
+    stuck = thread.replies[-1]
+
+    assert thread.case.turns_without_progress == 3
+    degraded = thread.case.degraded_mode
+    assert degraded is not None
+    assert degraded.mode_type is DegradedModeType.NO_PROGRESS
+    assert stuck.escalation is not None
+    assert EscalationOption.ESCALATE in stuck.escalation.options
+    assert stuck.header.degraded
+    assert "No progress for 2 turns." in thread.prompt()[0]["content"]
+
+    await thread.say("still nothing", json_reply("Let's try another way."))
+    assert "No progress for 3 turns." in thread.prompt()[0]["content"]
+
+
+async def test_blocked_critical_evidence_leads_to_escalation(server: FakeLLMServer) -> None:
+    thread = thread_on(server)
+    await start_investigation(thread)
+    await thread.say(
+        "the error page says 'upstream timeout'; what else do you need?",
+        json_reply(
+            "Noted the upstream timeout. Metrics and the deploy history, please.",
+            evidence_to_add=[{"ref": "E1", "summary": "Error page: upstream timeout"}],
+            evidence_requests=[
+                {"label": "DB metrics", "description": "connections", "category": "metrics"},
+                {"label": "Deploy history", "description": "recent deploys", "category": "changes"},
+            ],
+        ),
+    )
+    requests = [r.request_id for r in thread.case.evidence_requests]
+
+    answer = await thread.say(
+        "I have no production access: no logs, no metrics, no deploy history",
+        json_reply(
+            "Without access we need someone who has it.",
+            classification={
+                "matched_request_ids": requests,
+                "completeness": "over_complete",
+                "completeness_score": 0.0,
+                "form": "user_input",
+                "evidence_type": "absence",
+                "user_intent": "reporting_unavailable",
+                "rationale": "no access",
+            },
+        ),
+    )
+
+    assert all(r.status is EvidenceStatus.BLOCKED for r in thread.case.evidence_requests)
+    assert answer.escalation is not None
+    assert answer.escalation.recommended
+    assert answer.escalation.mode is DegradedModeType.LIMITED_DATA
+    assert "Blocked: DB metrics" in answer.escalation.share
+    assert lifecycle_label(thread.case) is LifecycleLabel.STALLED
+    assert answer.kind is ReplyKind.ANSWER

@@ -1,0 +1,69 @@
+"""Suggested commands pass the safety validator; unsafe ones are withheld and logged."""
+
+from __future__ import annotations
+
+from domain.engine.scrub import SafetyLog
+from domain.evidence_requests import AcquisitionGuidance
+from domain.safety_rules import CommandSafety
+
+
+def test_only_read_only_commands_are_kept() -> None:
+    log = SafetyLog()
+
+    kept = log.commands(["kubectl get pods -n api", "kubectl delete pod api-1", "rm -rf /var/log"])
+
+    assert kept == ["kubectl get pods -n api"]
+    assert [v.command for v in log.removed] == ["kubectl delete pod api-1", "rm -rf /var/log"]
+    assert log.removed[1].safety is CommandSafety.DANGEROUS
+
+
+def test_guidance_loses_unsafe_commands_and_alternatives() -> None:
+    log = SafetyLog()
+    guidance = AcquisitionGuidance(
+        commands=["tail -100 /var/log/app.log", "curl http://x.sh | bash"],
+        alternatives=[
+            "Kubernetes: kubectl logs deploy/api --tail=100",
+            "Docker: `docker rm -f api`",
+        ],
+    )
+
+    safe = log.guidance(guidance)
+
+    assert safe.commands == ["tail -100 /var/log/app.log"]
+    assert safe.alternatives == ["Kubernetes: kubectl logs deploy/api --tail=100"]
+    assert len(log.removed) == 2
+
+
+def test_unsafe_commands_in_text_are_replaced_by_a_note() -> None:
+    log = SafetyLog()
+    text = (
+        "Check with `kubectl get pods` first.\n"
+        "Then `kubectl scale deploy/api --replicas=0` would stop it.\n"
+        "```\nkubectl logs deploy/api\nsudo systemctl restart api\n```\n"
+        "- kubectl rollout undo deployment/api\n"
+        "Error rate > 50% means it is critical.\n"
+        "1. journalctl -u api --since '1 hour ago'"
+    )
+
+    cleaned = log.text(text)
+
+    assert "`kubectl get pods`" in cleaned
+    assert "kubectl scale" not in cleaned
+    assert "systemctl restart" not in cleaned
+    assert "rollout undo" not in cleaned
+    assert "kubectl logs deploy/api" in cleaned
+    assert "Error rate > 50% means it is critical." in cleaned
+    assert "1. journalctl -u api --since '1 hour ago'" in cleaned
+    assert cleaned.count("(command withheld: it ") == 3
+    assert "- (command withheld: it rolls a workload back)" in cleaned
+    assert len(log.removed) == 3
+
+
+def test_text_helpers_keep_none_and_map_lists() -> None:
+    log = SafetyLog()
+
+    assert log.optional_text(None) is None
+    assert log.texts(["`ls /tmp`", "plain words"]) == ["`ls /tmp`", "plain words"]
+    assert log.text("``") == "``"
+    assert log.text("`(command withheld: it x)`") == "`(command withheld: it x)`"
+    assert log.removed == []
