@@ -16,8 +16,6 @@ EXIT_USAGE = 2
 # Commands whose implementation arrives in a later step, and the part each one is waiting for.
 NOT_YET_AVAILABLE = {
     "run": "the Slack bot with its console surface",
-    "kb ingest": "knowledge-base ingestion",
-    "kb search": "knowledge-base search",
     "catalog validate": "the workflow catalog",
 }
 
@@ -51,10 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--console", action="store_true", help="talk to the bot in this terminal")
 
     kb = _add(commands, "kb", "knowledge base").add_subparsers(required=True, metavar="ACTION")
-    ingest = _add(kb, "ingest", "add files to a knowledge base", _not_yet("kb ingest"))
+    ingest = _add(kb, "ingest", "add files to a knowledge base", _kb_ingest)
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     _add_kb_option(ingest)
-    search = _add(kb, "search", "search a knowledge base", _not_yet("kb search"))
+    search = _add(kb, "search", "search a knowledge base", _kb_search)
     search.add_argument("query", metavar="QUERY")
     _add_kb_option(search)
     search.add_argument("--json", action="store_true", help="print one JSON object per hit")
@@ -110,6 +108,18 @@ def _not_yet(name: str) -> Command:
         return EXIT_USAGE
 
     return command
+
+
+def _kb_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.kb_commands import kb_ingest
+
+    return kb_ingest(settings, args.paths, args.kb)
+
+
+def _kb_search(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.kb_commands import kb_search
+
+    return kb_search(settings, args.query, args.kb, bool(args.json))
 
 
 def _db_upgrade(args: argparse.Namespace, settings: Settings) -> int:

@@ -29,8 +29,6 @@ def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         (["run"], "the Slack bot"),
         (["run", "--http", "--port", "4000"], "the Slack bot"),
         (["run", "--console"], "console surface"),
-        (["kb", "ingest", "app.log", "runbook.md", "--kb", "user:U0123ABC"], "ingestion"),
-        (["kb", "search", "connection refused", "--kb", "global", "--json"], "search"),
         (["catalog", "validate", "catalog/"], "workflow catalog"),
     ],
 )

@@ -1,0 +1,167 @@
+"""Sentence embeddings computed locally: the model is loaded once per process, lazily."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+logger = logging.getLogger(__name__)
+
+Vectors = npt.NDArray[np.float32]
+BATCH_SIZE = 32
+_LOCK = threading.Lock()
+# One model per directory for the whole process: loading costs ~10 s and ~600 MB.
+_MODELS: dict[str, SentenceTransformer] = {}
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors."""
+
+    @property
+    def dimension(self) -> int:
+        """Length of each vector."""
+        ...
+
+    async def embed(
+        self, texts: Sequence[str], *, on_batch: Callable[[int], None] | None = None
+    ) -> Vectors:
+        """Vectors for `texts` (rows in order); `on_batch` hears how many are done so far."""
+        ...
+
+
+def load_model(path: Path) -> SentenceTransformer:
+    """The sentence-transformers model at `path`, loaded on first use and then shared."""
+    key = str(path)
+    with _LOCK:
+        if key not in _MODELS:
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+
+            # Progress bars and "sequence longer than 256 tokens" notices (encode truncates, as
+            # intended) are noise on a bot's and the CLI's stderr.
+            disable_progress_bar: Callable[[], None] = transformers_logging.disable_progress_bar
+            quiet: Callable[[], None] = transformers_logging.set_verbosity_error
+            disable_progress_bar()
+            quiet()
+            logger.info("loading embedding model", extra={"model_path": key})
+            _MODELS[key] = SentenceTransformer(key, device="cpu", local_files_only=True)
+        return _MODELS[key]
+
+
+class SentenceTransformerEmbedder:
+    """The local model (bundled all-MiniLM-L6-v2 by default), encoding off the event loop."""
+
+    def __init__(self, model_path: Path, *, batch_size: int = BATCH_SIZE) -> None:
+        self._path = model_path
+        self._batch_size = batch_size
+
+    @property
+    def dimension(self) -> int:
+        """Read from the model's config when possible, so the store opens without loading it."""
+        configured = _configured_dimension(self._path)
+        if configured is not None:
+            return configured
+        dimension = load_model(self._path).get_embedding_dimension()
+        return int(dimension) if dimension else 0
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        """Vectors for one batch, computed on this thread (blocking)."""
+        model = load_model(self._path)
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    async def embed(
+        self, texts: Sequence[str], *, on_batch: Callable[[int], None] | None = None
+    ) -> Vectors:
+        """Vectors in batches on a worker thread, so searches keep running meanwhile."""
+        parts: list[Vectors] = []
+        for first in range(0, len(texts), self._batch_size):
+            batch = texts[first : first + self._batch_size]
+            parts.append(await asyncio.to_thread(self.encode, batch))
+            if on_batch is not None:
+                on_batch(first + len(batch))
+        if not parts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.concatenate(parts)
+
+
+def _configured_dimension(path: Path) -> int | None:
+    """hidden_size from config.json when the model has no extra dense layer changing it."""
+    try:
+        modules = json.loads((path / "modules.json").read_text(encoding="utf-8"))
+        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if any("Dense" in str(module.get("type", "")) for module in modules):
+        return None
+    size = config.get("hidden_size")
+    return size if isinstance(size, int) else None
+
+
+class VectorCache:
+    """Recently embedded texts (e.g. log templates), so a repeated template costs no model call."""
+
+    def __init__(self, capacity: int = 50_000) -> None:
+        self._capacity = capacity
+        self._vectors: OrderedDict[str, Vectors] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> Vectors | None:
+        """The cached vector for `text`, if any."""
+        with self._lock:
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+            return vector
+
+    def put(self, text: str, vector: Vectors) -> None:
+        """Remember `vector` for `text`, forgetting the least recently used beyond capacity."""
+        with self._lock:
+            self._vectors[text] = vector
+            self._vectors.move_to_end(text)
+            while len(self._vectors) > self._capacity:
+                self._vectors.popitem(last=False)
+
+
+async def embed_with_cache(
+    embedder: Embedder,
+    texts: Sequence[str],
+    cache: VectorCache,
+    *,
+    on_batch: Callable[[int, int], None] | None = None,
+) -> Vectors:
+    """Vectors for `texts`, asking the model only for those not already cached."""
+    result = np.zeros((len(texts), embedder.dimension), dtype=np.float32)
+    missing: list[int] = []
+    for index, text in enumerate(texts):
+        vector = cache.get(text)
+        if vector is None:
+            missing.append(index)
+        else:
+            result[index] = vector
+    fresh = await embedder.embed(
+        [texts[index] for index in missing],
+        on_batch=(lambda done: on_batch(done, len(missing))) if on_batch else None,
+    )
+    for row, index in enumerate(missing):
+        result[index] = fresh[row]
+        cache.put(texts[index], fresh[row])
+    return result

@@ -1,0 +1,214 @@
+"""Ingestion jobs: chunk off the event loop, make text searchable first, then add vectors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from domain.base import utc_now
+from domain.knowledge import IngestReport, ToolStatus
+from rag.chunking import EmptyDocumentError, PreparedDocument, prepare_document
+from rag.chunks import DocumentKind
+from rag.decoding import UnsupportedUploadError
+from rag.embeddings import Embedder, VectorCache, Vectors, embed_with_cache
+from rag.filters import quote
+from rag.log_chunking import window_vectors
+from rag.rows import RowScope, document_rows, with_vectors
+from rag.store import KnowledgeStore, TableName, table_for
+from rag.templates import embedding_text as template_text
+
+logger = logging.getLogger(__name__)
+
+# Above this many texts to embed, rows are written first with full text only (vectors follow).
+TWO_PHASE_MIN_TEXTS = 48
+
+
+@dataclass(frozen=True)
+class IngestProgress:
+    """Where an ingestion is: reading, searchable (full text), embedding (done/total), done."""
+
+    ingest_id: str
+    source: str
+    stage: str
+    done: int = 0
+    total: int = 0
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+@dataclass(frozen=True)
+class IngestRequest:
+    """One file for one scope; `replace_source` swaps out an earlier version of the same source."""
+
+    scope: RowScope
+    filename: str
+    content: bytes
+    max_bytes: int
+    title: str | None = None
+    replace_source: bool = False
+
+
+class IngestionPipeline:
+    """Turns uploads into searchable rows; a failure removes whatever the job had written."""
+
+    def __init__(
+        self,
+        store: KnowledgeStore,
+        embedder: Embedder,
+        *,
+        cache: VectorCache | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._cache = cache or VectorCache()
+        self._clock = clock
+
+    async def ingest(
+        self, request: IngestRequest, progress: ProgressCallback | None = None
+    ) -> IngestReport:
+        """Ingest one file and report what was found, or why it was refused."""
+        ingest_id = uuid.uuid4().hex[:16]
+        notify = _Notifier(ingest_id, request.filename, progress)
+        notify("reading")
+        try:
+            doc = await asyncio.to_thread(self._prepare, request)
+        except EmptyDocumentError as exc:
+            return _refusal(request, ToolStatus.NO_DATA, str(exc))
+        except UnsupportedUploadError as exc:
+            return _refusal(request, ToolStatus.ERROR, str(exc))
+        report = summarize(doc)
+        try:
+            await self._write(doc, request, ingest_id, notify)
+        except Exception as exc:  # reported to the thread; the job's rows are already removed
+            logger.warning("ingestion failed", extra={"ingest_id": ingest_id}, exc_info=True)
+            reason = f"ingestion failed ({type(exc).__name__}); nothing from it was kept"
+            return _refusal(request, ToolStatus.ERROR, reason)
+        notify("done", report.chunks, report.chunks)
+        logger.info("ingested document", extra={"ingest_id": ingest_id, "chunks": report.chunks})
+        return report
+
+    def _prepare(self, request: IngestRequest) -> PreparedDocument:
+        return prepare_document(
+            request.filename,
+            request.content,
+            max_bytes=request.max_bytes,
+            now=self._clock(),
+            title=request.title,
+        )
+
+    async def _write(
+        self, doc: PreparedDocument, request: IngestRequest, ingest_id: str, notify: _Notifier
+    ) -> None:
+        table = table_for(request.scope.kb)
+        texts = embedding_texts(doc)
+        dimension = self._store.dimension
+        created = self._clock()
+        try:
+            if sum(1 for text in texts if self._cache.get(text) is None) <= TWO_PHASE_MIN_TEXTS:
+                vectors = await self._vectors(doc, texts, notify)
+                rows = document_rows(doc, request.scope, ingest_id, created, dimension, vectors)
+                await self._store.add(table, rows)
+                notify("searchable", len(doc.chunks), len(doc.chunks))
+            else:
+                await self._two_phase(doc, request, ingest_id, texts, notify)
+            if request.replace_source:
+                await self._replace_older(table, request.scope, doc.source, ingest_id)
+        except BaseException:
+            # Nothing half-visible: rows already written by this job go away with it.
+            await asyncio.shield(self._store.delete(table, f"ingest_id = {quote(ingest_id)}"))
+            notify("failed")
+            raise
+        await self._store.maintain(table)
+
+    async def _two_phase(
+        self,
+        doc: PreparedDocument,
+        request: IngestRequest,
+        ingest_id: str,
+        texts: list[str],
+        notify: _Notifier,
+    ) -> None:
+        """Text rows first; then the same rows with vectors, and the text-only ones removed."""
+        # Add-then-delete costs far less memory than a merge (which joins the whole table), and
+        # both copies share chunk ids, so a search running in between sees each chunk once.
+        table = table_for(request.scope.kb)
+        dimension = self._store.dimension
+        rows = document_rows(doc, request.scope, ingest_id, self._clock(), dimension)
+        doc.chunks = []  # the Arrow rows hold the text now (hundreds of MB for 1M lines)
+        await self._store.add(table, rows)
+        notify("searchable", 0, len(texts))
+        vectors = await self._vectors(doc, texts, notify)
+        await self._store.add(table, with_vectors(rows, vectors, dimension))
+        del rows
+        await self._store.delete(table, f"ingest_id = {quote(ingest_id)} AND vector IS NULL")
+
+    async def _vectors(self, doc: PreparedDocument, texts: list[str], notify: _Notifier) -> Vectors:
+        def on_batch(done: int, total: int) -> None:
+            notify("embedding", done, total)
+
+        embedded = await embed_with_cache(self._embedder, texts, self._cache, on_batch=on_batch)
+        if doc.templates is None or doc.windows is None:
+            return embedded
+        return await asyncio.to_thread(window_vectors, doc.templates, doc.windows, embedded)
+
+    async def _replace_older(
+        self, table: TableName, scope: RowScope, source: str, ingest_id: str
+    ) -> None:
+        where = (
+            f"team_id = {quote(scope.team_id)} AND kb = {quote(scope.kb)} AND "
+            f"scope_id = {quote(scope.scope_id)} AND source = {quote(source)} AND "
+            f"ingest_id != {quote(ingest_id)}"
+        )
+        await self._store.delete(table, where)
+
+
+def embedding_texts(doc: PreparedDocument) -> list[str]:
+    """What the model embeds: each distinct template for logs, each chunk otherwise."""
+    if doc.kind is DocumentKind.LOG and doc.templates is not None:
+        return [template_text(signature) for signature in doc.templates.signatures]
+    return [chunk.embed_text or chunk.text for chunk in doc.chunks]
+
+
+def summarize(doc: PreparedDocument) -> IngestReport:
+    """The report posted to the thread: size, chunks, redactions, time range, counts."""
+    firsts = [chunk.ts_first for chunk in doc.chunks if chunk.ts_first is not None]
+    lasts = [chunk.ts_last for chunk in doc.chunks if chunk.ts_last is not None]
+    templates = doc.templates
+    return IngestReport(
+        source=doc.source,
+        status=ToolStatus.OK,
+        lines=doc.line_count,
+        size_bytes=doc.size_bytes,
+        chunks=len(doc.chunks),
+        redactions=doc.redactions,
+        first_timestamp=min(firsts, default=None),
+        last_timestamp=max(lasts, default=None),
+        error_count=templates.error_count if templates else 0,
+        warning_count=templates.warning_count if templates else 0,
+        top_messages=templates.most_repeated() if templates else [],
+    )
+
+
+def _refusal(request: IngestRequest, status: ToolStatus, reason: str) -> IngestReport:
+    return IngestReport(
+        source=request.filename, status=status, size_bytes=len(request.content), error=reason
+    )
+
+
+class _Notifier:
+    """Sends progress to the caller's callback, if any."""
+
+    def __init__(self, ingest_id: str, source: str, callback: ProgressCallback | None) -> None:
+        self._ingest_id = ingest_id
+        self._source = source
+        self._callback = callback
+
+    def __call__(self, stage: str, done: int = 0, total: int = 0) -> None:
+        if self._callback is not None:
+            self._callback(IngestProgress(self._ingest_id, self._source, stage, done, total))

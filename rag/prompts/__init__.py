@@ -1,0 +1,1 @@
+"""Prompt templates for knowledge-base synthesis and query rewriting."""

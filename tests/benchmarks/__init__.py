@@ -1,0 +1,1 @@
+"""Benchmarks for `make bench`: run with `python -m tests.benchmarks` (prints JSON)."""

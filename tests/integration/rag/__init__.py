@@ -1,0 +1,1 @@
+"""Integration tests of the retrieval adapter against LanceDB and the local model."""

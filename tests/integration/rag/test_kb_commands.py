@@ -1,0 +1,117 @@
+"""`fm kb ingest` and `fm kb search --json` on the global KB and on personal runbooks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.kb_commands import kb_ingest, kb_search
+from bot.settings import Settings, load_settings
+from rag.embeddings import SentenceTransformerEmbedder
+from tests.loghub import RUNBOOKS, LogSystem
+
+pytestmark = pytest.mark.slow
+KEYS = {"source", "line_start", "line_end", "timestamp", "score", "text"}
+
+
+@pytest.fixture
+def settings(tmp_path: Path, model_embedder: SentenceTransformerEmbedder) -> Settings:
+    """Settings pointing at a fresh data directory (the model is already loaded once)."""
+    return load_settings(
+        env={"FM_DATA_DIR": str(tmp_path / "data"), "FM_LANCEDB_URI": str(tmp_path / "kb")},
+        env_file=None,
+    )
+
+
+@pytest.fixture
+def runbook_dir(tmp_path: Path) -> Path:
+    """A small directory of runbooks, as an operator would ingest it."""
+    target = tmp_path / "runbooks"
+    source = RUNBOOKS / "prometheus-operator" / "node"
+    shutil.copytree(source, target / "node", ignore=shutil.ignore_patterns("NodeNetwork*"))
+    return target
+
+
+def json_hits(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+    out = capsys.readouterr().out
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_ingest_then_search_json_prints_one_cited_hit_per_line(
+    settings: Settings, runbook_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert kb_ingest(settings, [str(runbook_dir)], "global") == 0
+    out = capsys.readouterr().out
+    assert "ingested runbooks/node/NodeRAIDDegraded.md:" in out
+
+    assert kb_search(settings, "RAID array degraded disk failure", "global", True) == 0
+
+    hits = json_hits(capsys)
+    assert hits
+    assert all(set(hit) == KEYS for hit in hits)
+    assert str(hits[0]["source"]).startswith("runbooks/node/NodeRAID")
+    first = hits[0]
+    lines = (runbook_dir.parent / str(first["source"])).read_text().split("\n")
+    start, end = int(str(first["line_start"])), int(str(first["line_end"]))
+    assert first["text"] == "\n".join(lines[start - 1 : end])
+
+
+def test_a_log_hit_carries_its_timestamp(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = LogSystem("HDFS").log_path
+    assert kb_ingest(settings, [str(log)], "global") == 0
+    capsys.readouterr()
+
+    kb_search(settings, "PacketResponder terminating", "global", True)
+
+    hit = json_hits(capsys)[0]
+    assert hit["source"] == "HDFS_2k.log"
+    assert str(hit["timestamp"]).startswith("2008-11-")
+    assert "PacketResponder" in str(hit["text"])
+
+
+def test_personal_runbooks_are_kept_apart_from_the_global_kb(
+    settings: Settings, runbook_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        kb_ingest(settings, [str(runbook_dir / "node" / "NodeRAIDDegraded.md")], "user:U0ABC") == 0
+    )
+    capsys.readouterr()
+
+    kb_search(settings, "RAID degraded", "user:U0ABC", True)
+    mine = json_hits(capsys)
+    kb_search(settings, "RAID degraded", "global", True)
+    global_hits = json_hits(capsys)
+    kb_search(settings, "RAID degraded", "user:U0XYZ", True)
+    theirs = json_hits(capsys)
+
+    assert {hit["source"] for hit in mine} == {"NodeRAIDDegraded.md"}
+    assert global_hits == []
+    assert theirs == []
+
+
+def test_human_output_and_bad_arguments(
+    settings: Settings, runbook_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kb_ingest(settings, [str(runbook_dir)], "global")
+    capsys.readouterr()
+
+    assert kb_search(settings, "clock skew ntp", "global", False) == 0
+    assert "1. runbooks/node/NodeClock" in capsys.readouterr().out
+    assert kb_ingest(settings, ["/no/such/file.md"], "global") == 2
+    assert kb_search(settings, "x", "team:T1", True) == 2
+    assert "expected 'global' or 'user:<slack-user-id>'" in capsys.readouterr().err
+
+
+def test_a_binary_file_is_skipped_and_the_exit_code_says_so(
+    settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "image.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
+
+    assert kb_ingest(settings, [str(binary)], "global") == 1
+    assert "skipped image.png: image.png is a PNG image, not text" in capsys.readouterr().err

@@ -1,0 +1,1 @@
+"""Unit tests of the retrieval adapter: decoding, redaction, chunking, filters, fusion."""
