@@ -136,6 +136,18 @@ class Settings(BaseSettings):
     llm_timeout_s: float = _setting(
         "FM_LLM_TIMEOUT_S", 60.0, "a positive number of seconds, e.g. 60", "timeout per LLM call"
     )
+    llm_fallback_models: str | None = _setting(
+        "FM_LLM_FALLBACK_MODELS",
+        None,
+        "comma-separated litellm model strings, e.g. 'openai/gpt-4o-mini,ollama/llama3'",
+        "models tried in order when the configured model fails; empty = none",
+    )
+    confirmers_usergroup: str | None = _setting(
+        "FM_CONFIRMERS_USERGROUP",
+        None,
+        "a Slack user group ID such as S0123456789",
+        "who may answer confirmations; empty = the case's participants",
+    )
     alert_channel: str | None = _setting(
         "FM_ALERT_CHANNEL",
         None,
@@ -233,6 +245,12 @@ class Settings(BaseSettings):
     def judge_model(self) -> str | None:
         """The model that scores investigations, falling back to the main model."""
         return self.llm_judge_model or self.llm_model
+
+    @property
+    def fallback_models(self) -> tuple[str, ...]:
+        """Fallback models in the order given."""
+        names = (self.llm_fallback_models or "").split(",")
+        return tuple(name.strip() for name in names if name.strip())
 
     @property
     def max_upload_bytes(self) -> int:

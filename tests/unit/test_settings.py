@@ -288,3 +288,11 @@ def test_the_process_is_kept_offline_unless_told_otherwise(monkeypatch):
 
     assert os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
     assert os.environ["HF_HUB_OFFLINE"] == "0"
+
+
+def test_fallback_models_are_read_in_order():
+    from bot.settings import load_settings
+
+    settings = load_settings(env={"FM_LLM_FALLBACK_MODELS": " openai/a, ,ollama/b "}, env_file=None)
+    assert settings.fallback_models == ("openai/a", "ollama/b")
+    assert load_settings(env={}, env_file=None).fallback_models == ()
