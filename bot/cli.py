@@ -15,7 +15,6 @@ EXIT_USAGE = 2
 
 # Commands whose implementation arrives in a later step, and the part each one is waiting for.
 NOT_YET_AVAILABLE = {
-    "run": "the Slack bot with its console surface",
     "catalog validate": "the workflow catalog",
 }
 
@@ -41,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fm", description="FaultMaven for Slack.")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    run = _add(commands, "run", "start the bot", _not_yet("run"))
+    run = _add(commands, "run", "start the bot", _run)
     run.add_argument(
         "--http", action="store_true", help="serve HTTP even if SLACK_APP_TOKEN is set"
     )
@@ -108,6 +107,21 @@ def _not_yet(name: str) -> Command:
         return EXIT_USAGE
 
     return command
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.runner import run, run_console
+
+    if args.console:
+        return run_console(settings)
+    if settings.slack_bot_token is None:
+        print(
+            "fm run: SLACK_BOT_TOKEN is not set. Set it (and SLACK_APP_TOKEN for Socket Mode, or"
+            " SLACK_SIGNING_SECRET for HTTP), or try the bot in this terminal: fm run --console",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    return run(settings, http=bool(args.http), port=int(args.port))
 
 
 def _kb_ingest(args: argparse.Namespace, settings: Settings) -> int:

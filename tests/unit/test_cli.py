@@ -26,9 +26,6 @@ def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(
     ("argv", "missing"),
     [
-        (["run"], "the Slack bot"),
-        (["run", "--http", "--port", "4000"], "the Slack bot"),
-        (["run", "--console"], "console surface"),
         (["catalog", "validate", "catalog/"], "workflow catalog"),
     ],
 )

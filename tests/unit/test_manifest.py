@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import jsonschema
+import pytest
 import yaml
+from slack_bolt.request.async_request import AsyncBoltRequest
+
+from bot.composition import build_app, build_slack_client
+from bot.ids import CallbackId, Command, EventType
+from bot.settings import load_settings
+from tests.fakes.slack_payloads import SlackRequest
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT.parent / "shared" / "data" / "slack" / "manifest.schema.1.0.0.json"
+SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 
 def _manifest() -> dict:
@@ -30,3 +44,115 @@ def test_manifest_declares_the_fm_command_and_both_shortcuts():
 def test_manifest_subscribes_to_the_events_of_the_design():
     events = set(_manifest()["settings"]["event_subscriptions"]["bot_events"])
     assert events == {"message.channels", "message.groups", "app_home_opened"}
+
+
+# ---------------------------------------------------------------- the manifest and the app agree
+
+MANIFEST_EVENTS_OF = {
+    EventType.MESSAGE: {"message.channels", "message.groups"},
+    EventType.APP_HOME_OPENED: {"app_home_opened"},
+}
+MANIFEST_SHORTCUTS = {CallbackId.INVESTIGATE, CallbackId.SCORE_INVESTIGATION}
+# Web API methods the bot calls → the scope each needs (None: no scope needed).
+METHOD_SCOPES: dict[str, str | None] = {
+    "chat_postMessage": "chat:write",
+    "chat_update": "chat:write",
+    "chat_postEphemeral": "chat:write",
+    "chat_getPermalink": None,
+    "views_publish": None,
+    "views_open": None,
+    "files_upload_v2": "files:write",
+    # Used when FM_CONFIRMERS_USERGROUP names the group whose members answer confirmations.
+    "usergroups_users_list": "usergroups:read",
+}
+EVENT_SCOPES = {"message.channels": "channels:history", "message.groups": "groups:history"}
+CALL = re.compile(r"(?<![\w.])(?:self\._)?client\.(\w+)\(")
+
+
+def test_the_manifest_declares_the_ids_the_app_uses() -> None:
+    features = _manifest()["features"]
+    events = set(_manifest()["settings"]["event_subscriptions"]["bot_events"])
+
+    assert {c["command"] for c in features["slash_commands"]} == {c.value for c in Command}
+    assert {s["callback_id"] for s in features["shortcuts"]} == MANIFEST_SHORTCUTS
+    assert events == set().union(*MANIFEST_EVENTS_OF.values())
+
+
+def test_every_scope_is_used_and_every_call_has_its_scope() -> None:
+    source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
+    called = set(CALL.findall(source)) - {"send"}
+    unknown = called - set(METHOD_SCOPES)
+    needed = {METHOD_SCOPES[m] for m in called & set(METHOD_SCOPES)} - {None}
+    events = _manifest()["settings"]["event_subscriptions"]["bot_events"]
+    needed |= {EVENT_SCOPES[e] for e in events if e in EVENT_SCOPES}
+    if _manifest()["features"]["slash_commands"] or _manifest()["features"]["shortcuts"]:
+        needed.add("commands")
+    if "Authorization" in (ROOT / "bot" / "slack_surface.py").read_text():
+        needed.add("files:read")  # downloads of shared files with the bot token
+
+    assert unknown == set(), "map every Web API method the bot calls to its scope"
+    assert set(_manifest()["oauth_config"]["scopes"]["bot"]) == needed
+
+
+@pytest.fixture
+async def dispatched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[tuple[Any, list[str], FakeSlack]]:
+    """The real Bolt app with every listener registered, its services replaced by a recorder."""
+    for name in ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):
+        monkeypatch.delenv(name, raising=False)  # they would switch Bolt into OAuth mode
+    calls: list[str] = []
+
+    async def recorded(name: str) -> bool:
+        calls.append(name)
+        return True
+
+    intake = SimpleNamespace(
+        **{
+            name: (lambda n: lambda *a, **k: recorded(n))(name)
+            for name in ("message", "home", "command", "open_case", "click", "kb_add")
+        }
+    )
+    async with FakeSlack(bot_token="xoxb-test") as slack:
+        settings = load_settings(
+            {
+                "SLACK_BOT_TOKEN": "xoxb-test",
+                "SLACK_SIGNING_SECRET": SECRET,
+                "FM_SLACK_API_URL": slack.api_url,
+            },
+            env_file=None,
+        )
+        app = build_app(settings, build_slack_client(settings), SimpleNamespace(intake=intake))
+        yield app, calls, slack
+
+
+async def _dispatch(app: Any, request: SlackRequest) -> int:
+    bolt_request = AsyncBoltRequest(body=request.body.decode(), headers=request.headers(SECRET))
+    return int((await app.async_dispatch(bolt_request)).status)
+
+
+async def test_every_command_shortcut_and_event_of_the_manifest_reaches_a_listener(
+    dispatched: tuple[Any, list[str], FakeSlack],
+) -> None:
+    app, calls, slack = dispatched
+    payloads = slack.payloads
+    manifest = _manifest()
+    requests = [
+        payloads.slash_command("cases", command=c["command"])
+        for c in manifest["features"]["slash_commands"]
+    ]
+    requests += [
+        payloads.message_shortcut(s["callback_id"]) for s in manifest["features"]["shortcuts"]
+    ]
+    requests += [
+        payloads.message("<@U0FMBOT> hi", channel="C1"),
+        payloads.message("<@U0FMBOT> hi", channel="G1", channel_type="group"),
+        payloads.event("reaction_added", type="app_home_opened", user="W1", tab="home"),
+    ]
+
+    statuses = [await _dispatch(app, request) for request in requests]
+    await eventually(lambda: len(calls) == 5)
+
+    assert statuses == [200] * len(requests)
+    assert sorted(calls) == ["command", "home", "message", "message", "open_case"]
+    assert await _dispatch(app, payloads.slash_command("x", command="/not-ours")) == 404

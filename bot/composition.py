@@ -1,0 +1,314 @@
+"""The one composition root: settings → database → LLM → knowledge → engine → services → app.
+
+Nothing is built at import time; `build_runtime` builds everything for one process, `Options`
+lets tests and the console swap a port (a fake knowledge base, the terminal as the surface).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.adapters import (
+    KnowledgeStoreStats,
+    RepositoryCaseAccess,
+    SystemClock,
+    UnknownStats,
+    UsergroupResponders,
+)
+from bot.jobs import Jobs
+from bot.listeners import register_all
+from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from bot.services import Services
+from bot.services.cases import CaseStore
+from bot.services.clicks import ClickService
+from bot.services.commands import CommandService
+from bot.services.home import HomeService, RunbookService
+from bot.services.intake import Intake
+from bot.services.opening import CaseOpener
+from bot.services.ports import CaseParticipants, ChatSurface, KnowledgeStats, Responders
+from bot.services.presenter import ThreadPresenter
+from bot.services.proposals import CloseRequests
+from bot.services.refs import MessageRefs
+from bot.services.turns import TurnService
+from bot.services.uploads import UploadService
+from bot.settings import Settings
+from bot.slack_surface import SlackSurface
+from bot.worker import Worker
+from domain.engine.engine import TurnEngine
+from domain.knowledge import KnowledgePort
+from domain.llm import LLMPort, MemoryCallRecorder
+from domain.ports import Clock
+from rag.embedding_model import resolve_model_path
+from rag.embeddings import load_model
+from rag.service import open_knowledge_service
+from storage import Repositories, build_repositories
+from storage.db import create_engine, make_session_factory
+from storage.migrate import upgrade
+
+logger = logging.getLogger(__name__)
+
+
+class StartupError(Exception):
+    """The bot cannot start with these settings; the message says what to change."""
+
+
+@dataclass
+class Options:
+    """Ports to use instead of the configured ones, and worker tuning."""
+
+    knowledge: KnowledgePort | None = None
+    kb_stats: KnowledgeStats | None = None
+    llm: LLMPort | None = None
+    clock: Clock | None = None
+    responders: Responders | None = None
+    surface: ChatSurface | None = None
+    """Given: no Slack client or app is built (the console)."""
+    concurrency: int = 64
+    """Cases worked on at once (turns mostly wait on the model, so this can be generous)."""
+    poll_interval_s: float = 1.0
+    confirmers_usergroup: str | None = None
+    """A Slack user group whose members answer confirmations (default: case participants)."""
+
+
+@dataclass
+class Runtime:
+    """Everything one process runs, and how to start and stop it."""
+
+    settings: Settings
+    database: AsyncEngine
+    repositories: Repositories
+    llm: LLMPort
+    knowledge: KnowledgePort
+    engine: TurnEngine
+    services: Services
+    worker: Worker
+    surface: ChatSurface
+    client: AsyncWebClient | None = None
+    app: AsyncApp | None = None
+    background: list[asyncio.Task[None]] = field(default_factory=list)
+
+    async def start(self) -> None:
+        """Start processing the inbox (resuming unfinished work)."""
+        await self.worker.start()
+
+    async def close(self, *, grace_s: float = 10.0) -> None:
+        """Drain running turns within the grace period, then release everything."""
+        await self.worker.stop(grace_s=grace_s)
+        for task in self.background:
+            task.cancel()
+        await asyncio.gather(*self.background, return_exceptions=True)
+        await self.database.dispose()
+
+    async def database_ok(self) -> bool:
+        """Whether the database answers."""
+        try:
+            async with self.database.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        except Exception:
+            logger.warning("database health check failed", exc_info=True)
+            return False
+        return True
+
+
+async def build_runtime(settings: Settings, options: Options | None = None) -> Runtime:
+    """Build the whole bot; migrations are applied first."""
+    options = options or Options()
+    clock = options.clock or SystemClock()
+    await asyncio.to_thread(upgrade, settings.database_url)
+    database = create_engine(settings.database_url)
+    repositories = build_repositories(make_session_factory(database))
+    llm = options.llm or build_llm(settings, clock)
+    knowledge, stats = await _knowledge(settings, options, repositories)
+    engine = TurnEngine(llm=llm, knowledge=knowledge, clock=clock)
+    client = None if options.surface else build_slack_client(settings)
+    surface = options.surface or _slack_surface(settings, client)
+    responders = options.responders or _responders(
+        options.confirmers_usergroup or settings.confirmers_usergroup, client
+    )
+    services = build_services(
+        Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock)
+    )
+    jobs = Jobs(services)
+    worker = Worker(
+        inbox=repositories.inbox,
+        handle=jobs.handle,
+        report=jobs.report,
+        clock=clock,
+        concurrency=options.concurrency,
+        poll_interval_s=options.poll_interval_s,
+    )
+    services.intake.subscribe(worker.notify)
+    app = build_app(settings, client, services) if client is not None else None
+    runtime = Runtime(
+        settings, database, repositories, llm, knowledge, engine, services, worker, surface
+    )
+    runtime.client, runtime.app = client, app
+    if options.knowledge is None:
+        runtime.background.append(asyncio.create_task(_warm_up(settings), name="fm-warm-up"))
+    return runtime
+
+
+async def _warm_up(settings: Settings) -> None:
+    """Load the embedding model now (~10 s, once per process), not during the first turn."""
+    try:
+        await asyncio.to_thread(load_model, resolve_model_path(settings.embedding_model))
+    except (OSError, RuntimeError, ValueError):
+        logger.warning("the embedding model could not be loaded; run `fm doctor`", exc_info=True)
+
+
+def build_llm(settings: Settings, clock: Clock) -> LLMPort:
+    """The litellm gateway (disabled when no model is configured)."""
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    config = GatewayConfig(
+        model=settings.llm_model,
+        fast_model=settings.fast_model,
+        judge_model=settings.judge_model,
+        api_base=settings.llm_api_base,
+        api_key=key,
+        timeout_s=settings.llm_timeout_s,
+        fallback_models=settings.fallback_models,
+    )
+    return LiteLLMGateway(config, recorder=MemoryCallRecorder(), clock=clock)
+
+
+def build_slack_client(settings: Settings) -> AsyncWebClient:
+    """The Web API client: FM_SLACK_API_URL, retries on connection errors and rate limits only."""
+    if settings.slack_bot_token is None:
+        raise StartupError("SLACK_BOT_TOKEN is not set; set it, or try `fm run --console`.")
+    return AsyncWebClient(
+        token=settings.slack_bot_token.get_secret_value(),
+        base_url=settings.slack_api_url,
+        # Passing a list replaces the default one, so both handlers are named; 5xx is not
+        # retried, since a retried post can appear twice.
+        retry_handlers=[
+            AsyncConnectionErrorRetryHandler(max_retry_count=2),
+            AsyncRateLimitErrorRetryHandler(max_retry_count=3),
+        ],
+    )
+
+
+def build_app(settings: Settings, client: AsyncWebClient, services: Services) -> AsyncApp:
+    """The Bolt app with every listener registered."""
+    secret = settings.slack_signing_secret
+    app = AsyncApp(
+        name="faultmaven",
+        client=client,
+        signing_secret=secret.get_secret_value() if secret else "",
+        process_before_response=False,
+    )
+    register_all(app, services)
+    return app
+
+
+@dataclass(frozen=True)
+class Ports:
+    """What the services are built from."""
+
+    settings: Settings
+    repositories: Repositories
+    engine: TurnEngine
+    knowledge: KnowledgePort
+    surface: ChatSurface
+    responders: Responders
+    stats: KnowledgeStats
+    clock: Clock
+
+
+def build_services(ports: Ports) -> Services:
+    """Every use-case service, wired to its ports."""
+    repositories, clock, surface = ports.repositories, ports.clock, ports.surface
+    cases, presenter, turns = _thread_services(ports)
+    closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
+    clicks = ClickService(
+        engine=ports.engine,
+        cases=cases,
+        presenter=presenter,
+        closing=closing,
+        responders=ports.responders,
+        audit=repositories.audit,
+        clock=clock,
+    )
+    return Services(
+        intake=Intake(inbox=repositories.inbox, cases=cases),
+        cases=cases,
+        presenter=presenter,
+        opening=CaseOpener(cases=cases, presenter=presenter, turns=turns, clock=clock),
+        turns=turns,
+        clicks=clicks,
+        commands=CommandService(
+            cases=cases, closing=closing, knowledge=ports.knowledge, surface=surface
+        ),
+        home=HomeService(
+            cases=cases, scores=repositories.scores, stats=ports.stats, surface=surface
+        ),
+        runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
+    )
+
+
+def _thread_services(ports: Ports) -> tuple[CaseStore, ThreadPresenter, TurnService]:
+    """What works in case threads: cases, the presenter, uploads and turns."""
+    repositories, clock = ports.repositories, ports.clock
+    cases = CaseStore(repositories.cases)
+    refs = MessageRefs(audit=repositories.audit, clock=clock)
+    presenter = ThreadPresenter(surface=ports.surface, refs=refs)
+    uploads = UploadService(
+        files=repositories.files,
+        knowledge=ports.knowledge,
+        presenter=presenter,
+        clock=clock,
+        max_bytes=ports.settings.max_upload_bytes,
+    )
+    turns = TurnService(
+        engine=ports.engine,
+        cases=cases,
+        messages=repositories.messages,
+        uploads=uploads,
+        presenter=presenter,
+        responders=ports.responders,
+        clock=clock,
+    )
+    return cases, presenter, turns
+
+
+async def _knowledge(
+    settings: Settings, options: Options, repositories: Repositories
+) -> tuple[KnowledgePort, KnowledgeStats]:
+    if options.knowledge is not None:
+        return options.knowledge, options.kb_stats or UnknownStats()
+    # Without an LLM here: the turn engine reasons over the excerpts itself, so synthesising an
+    # answer for every search of every turn would only add model calls.
+    service = await open_knowledge_service(
+        lancedb_uri=settings.lancedb_uri,
+        embedding_model=settings.embedding_model,
+        llm=None,
+        max_upload_bytes=settings.max_upload_bytes,
+        case_access=RepositoryCaseAccess(repositories.cases),
+    )
+    return service, options.kb_stats or KnowledgeStoreStats(service)
+
+
+def _slack_surface(settings: Settings, client: AsyncWebClient | None) -> ChatSurface:
+    assert client is not None
+    assert settings.slack_bot_token is not None
+    return SlackSurface(
+        client,
+        bot_token=settings.slack_bot_token.get_secret_value(),
+        api_url=settings.slack_api_url,
+    )
+
+
+def _responders(usergroup: str | None, client: AsyncWebClient | None) -> Responders:
+    if usergroup and client is not None:
+        return UsergroupResponders(client, usergroup)
+    return CaseParticipants()

@@ -1,0 +1,119 @@
+"""What the worker does with each inbox item: hand its typed work to one service.
+
+Failures are told where the work came from: in the case thread (replacing a placeholder left
+open), or privately to the person who clicked or typed the command.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.errors import is_expected, user_message
+from bot.render.commands import notice
+from bot.services import Services
+from bot.work import (
+    ClickWork,
+    CommandWork,
+    HomeWork,
+    KbAddWork,
+    MessageWork,
+    OpenCaseWork,
+    ThreadMessage,
+    ThreadRef,
+    Work,
+    load_work,
+    payload_as,
+)
+from domain.records import InboxItem
+
+logger = logging.getLogger(__name__)
+
+
+class Jobs:
+    """Routes inbox items to services and reports their failures to people."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    async def handle(self, item: InboxItem, followers: Sequence[InboxItem]) -> None:
+        """Process ``item``; ``followers`` are later messages of its case to answer in one turn."""
+        work = load_work(item)
+        more = [payload_as(f, MessageWork).message for f in followers]
+        services = self._services
+        match work:
+            case OpenCaseWork():
+                await services.opening.open(work=work, work_key=item.dedup_key, more=more)
+            case MessageWork():
+                messages: list[ThreadMessage] = [work.message, *more]
+                await services.turns.take_turn(
+                    thread=work.thread, messages=messages, work_key=item.dedup_key
+                )
+            case ClickWork():
+                await services.clicks.handle(work=work)
+            case CommandWork():
+                await services.commands.run(work=work)
+            case KbAddWork():
+                await services.runbooks.add(work=work)
+            case HomeWork():
+                await services.home.publish(work=work)
+
+    async def report(self, item: InboxItem, error: BaseException, reference: str) -> None:
+        """Tell people, in one short sentence, that this work failed (details stay in the logs)."""
+        text = user_message(error, reference=reference)
+        level = logging.INFO if is_expected(error) else logging.ERROR
+        logger.log(
+            level,
+            "work failed",
+            exc_info=not is_expected(error),
+            extra={"reference": reference, "kind": item.kind, "dedup_key": item.dedup_key},
+        )
+        work = load_work(item)
+        thread = _thread_of(work)
+        if thread is not None:
+            await self._in_thread(thread, item.dedup_key, text)
+        else:
+            await self._privately(work, text)
+
+    async def _in_thread(self, thread: ThreadRef, work_key: str, text: str) -> None:
+        services = self._services
+        case = await services.cases.by_thread(thread)
+        presenter = services.presenter
+        if case is None:
+            await presenter.surface.post(
+                channel=thread.channel_id, thread_ts=thread.thread_ts, message=notice(text)
+            )
+            return
+        rendered = notice(f"⚠️ {text}")
+        try:
+            at = await presenter.start_placeholder(case, work_key)
+            await presenter.replace(case, at, rendered)
+        except Exception:
+            # Editing is what failed (the message may be gone): say it in a new message.
+            logger.warning("could not edit the placeholder", extra={"case_id": case.case_id})
+            await presenter.post(case, rendered)
+
+    async def _privately(self, work: Work, text: str) -> None:
+        surface = self._services.presenter.surface
+        if isinstance(work, ClickWork):
+            await surface.whisper(
+                channel=work.channel_id,
+                user=work.user_id,
+                thread_ts=work.thread_ts,
+                message=notice(text),
+            )
+        elif isinstance(work, CommandWork):
+            await surface.whisper(
+                channel=work.channel_id,
+                user=work.user_id,
+                message=notice(text),
+                response_url=work.response_url,
+            )
+        elif isinstance(work, KbAddWork) and work.channel_id:
+            await surface.whisper(channel=work.channel_id, user=work.user_id, message=notice(text))
+
+
+def _thread_of(work: Work) -> ThreadRef | None:
+    if isinstance(work, OpenCaseWork | MessageWork):
+        return work.thread
+    return None

@@ -1,0 +1,16 @@
+"""Slack listeners: each module parses, authorises and records, then returns (`register`)."""
+
+from __future__ import annotations
+
+from slack_bolt.app.async_app import AsyncApp
+
+from bot.listeners import actions, commands, errors, home, messages, shortcuts, views
+from bot.services import Services
+
+MODULES = (messages, home, commands, shortcuts, actions, views, errors)
+
+
+def register_all(app: AsyncApp, services: Services) -> None:
+    """Register every listener module on ``app``."""
+    for module in MODULES:
+        module.register(app, services)

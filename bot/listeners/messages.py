@@ -1,0 +1,26 @@
+"""The one `message` listener: every human message is dispatched inside (bots never count).
+
+Bolt runs only the first matching listener, so file shares, thread replies and mentions all come
+through here; the intake service decides between opening a case, a turn, or nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+
+from bot.ids import EventType
+from bot.services import Services
+from bot.slack_events import parse_message
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    """Listen to `message` events (message.channels, message.groups)."""
+
+    @app.event(EventType.MESSAGE.value)
+    async def on_message(body: dict[str, Any], context: AsyncBoltContext) -> None:
+        incoming = parse_message(body, bot_user_id=context.bot_user_id)
+        if incoming is not None:
+            await services.intake.message(incoming)

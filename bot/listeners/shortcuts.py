@@ -1,0 +1,29 @@
+"""Message shortcuts: Investigate opens a case on the message; scoring comes in a later step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.respond.async_respond import AsyncRespond
+
+from bot.ids import CallbackId
+from bot.services import Services
+from bot.services.clicks import SCORING_LATER
+from bot.slack_events import parse_investigate
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    """Listen to the two message shortcuts of manifest.yml."""
+
+    @app.shortcut(CallbackId.INVESTIGATE.value)
+    async def on_investigate(ack: AsyncAck, body: dict[str, Any]) -> None:
+        work, dedup_key = parse_investigate(body)
+        await services.intake.open_case(work, dedup_key=dedup_key)
+        await ack()
+
+    @app.shortcut(CallbackId.SCORE_INVESTIGATION.value)
+    async def on_score(ack: AsyncAck, respond: AsyncRespond) -> None:
+        await ack()
+        await respond(text=SCORING_LATER, response_type="ephemeral")

@@ -1,0 +1,25 @@
+"""Modal submissions: the `kb add` runbook form (errors are shown in the form itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.ack.async_ack import AsyncAck
+
+from bot.ids import CallbackId
+from bot.services import Services
+from bot.slack_events import parse_kb_add
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    """Listen to the `kb add` modal."""
+
+    @app.view(CallbackId.KB_ADD.value)
+    async def on_kb_add(ack: AsyncAck, body: dict[str, Any]) -> None:
+        work, dedup_key, errors = parse_kb_add(body)
+        if errors:
+            await ack(response_action="errors", errors=errors)
+            return
+        await services.intake.kb_add(work, dedup_key=dedup_key)
+        await ack()

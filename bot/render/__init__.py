@@ -1,0 +1,1 @@
+"""Block Kit built by pure functions from domain and view models (no I/O, no database)."""

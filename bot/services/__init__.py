@@ -1,0 +1,32 @@
+"""Use-case services: ports in the constructor, keyword-only async methods, no Slack JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.services.cases import CaseStore
+from bot.services.clicks import ClickService
+from bot.services.commands import CommandService
+from bot.services.home import HomeService, RunbookService
+from bot.services.intake import Intake
+from bot.services.opening import CaseOpener
+from bot.services.presenter import ThreadPresenter
+from bot.services.turns import TurnService
+
+
+@dataclass(frozen=True)
+class Services:
+    """Everything listeners and the worker call."""
+
+    intake: Intake
+    cases: CaseStore
+    presenter: ThreadPresenter
+    opening: CaseOpener
+    turns: TurnService
+    clicks: ClickService
+    commands: CommandService
+    home: HomeService
+    runbooks: RunbookService
+
+
+__all__ = ["Services"]

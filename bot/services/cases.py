@@ -1,0 +1,89 @@
+"""Cases by thread, saved with the version check; which threads are cases (for the listeners)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.work import ThreadRef
+from domain.case import Case
+from domain.errors import NotFoundError, VersionConflictError
+from domain.ports import CaseRepository
+
+SAVE_ATTEMPTS = 3
+
+
+class CaseStore:
+    """The case repository as the services use it."""
+
+    def __init__(self, cases: CaseRepository) -> None:
+        self.repository = cases
+        self._known_threads: set[str] = set()
+
+    async def by_thread(self, thread: ThreadRef) -> Case | None:
+        """The case of a thread, if it is one."""
+        case = await self.repository.get_by_thread(
+            thread.team_id, thread.channel_id, thread.thread_ts
+        )
+        if case is not None:
+            self._known_threads.add(thread.key)
+        return case
+
+    async def get_by_thread_or_fail(self, thread: ThreadRef) -> Case:
+        """The case of a thread that must be one (NotFoundError)."""
+        case = await self.by_thread(thread)
+        if case is None:
+            raise NotFoundError(f"no case in thread {thread.key}")
+        return case
+
+    async def get(self, case_id: str) -> Case:
+        """A case by id (NotFoundError)."""
+        return await self.repository.get(case_id)
+
+    async def by_short_id(self, team_id: str, short_id: str) -> Case | None:
+        """A case by the id people type, in their workspace."""
+        return await self.repository.get_by_short_id(team_id, short_id)
+
+    async def add(self, case: Case) -> Case:
+        """Store a new case (DuplicateCaseError if the thread is taken)."""
+        stored = await self.repository.add(case)
+        self._known_threads.add(f"{case.team_id}:{case.channel_id}:{case.thread_ts}")
+        return stored
+
+    async def save(self, case: Case) -> Case:
+        """Save with the version check (VersionConflictError)."""
+        return await self.repository.save(case)
+
+    async def change(self, case: Case, apply: Callable[[Case], None]) -> Case:
+        """Apply a small change and save it; on a conflict reload and apply it again."""
+        for attempt in range(1, SAVE_ATTEMPTS + 1):
+            apply(case)
+            try:
+                return await self.repository.save(case)
+            except VersionConflictError:
+                if attempt == SAVE_ATTEMPTS:
+                    raise
+                case = await self.repository.get(case.case_id)
+        raise AssertionError("unreachable")
+
+    async def set_prompt_refs(self, case: Case, posted: dict[str, str]) -> Case:
+        """Remember where each confirmation prompt was posted, to rewrite it later."""
+        if not posted:
+            return case
+
+        def apply(target: Case) -> None:
+            for confirmation_id, ts in posted.items():
+                confirmation = target.find_confirmation(confirmation_id)
+                if confirmation is not None:
+                    confirmation.surface_ref = ts
+
+        return await self.change(case, apply)
+
+    def remember_thread(self, thread: ThreadRef) -> None:
+        """A case is being opened on this thread (its follow-ups count before it exists)."""
+        self._known_threads.add(thread.key)
+
+    async def is_case_thread(self, thread: ThreadRef) -> bool:
+        """Whether messages in this thread are turns of a case."""
+        if thread.key in self._known_threads:
+            return True
+        return await self.by_thread(thread) is not None

@@ -1,0 +1,206 @@
+"""Button clicks: confirmation answers, "Can't get this", and the case header's buttons."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.errors import BotError
+from bot.ids import ActionId, AnswerValue, CaseValue, RequestValue, load_value, parse_action_id
+from bot.render.commands import notice
+from bot.render.prompts import decided_message
+from bot.services.cases import CaseStore
+from bot.services.ports import Responders
+from bot.services.presenter import ThreadPresenter
+from bot.services.proposals import CloseRequests
+from bot.work import ClickWork
+from domain.case import Case
+from domain.confirmations import (
+    ConfirmationState,
+    Decision,
+    DeliverablesPayload,
+    PendingConfirmation,
+)
+from domain.engine.engine import TurnEngine, TurnResult
+from domain.errors import NotFoundError
+from domain.ports import AuditRepository, Clock
+from domain.proposals import propose
+from domain.records import AuditEntry
+from domain.special_states import DocumentType
+
+logger = logging.getLogger(__name__)
+
+UNAVAILABLE_REASON = "marked as not obtainable from Slack"
+SCORING_LATER = (
+    "Scoring investigations isn't available yet in this version of FaultMaven; it comes in the "
+    "next release."
+)
+REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
+
+
+class ClickService:
+    """Applies a click once, to the right case, for an allowed person; says so privately if not."""
+
+    def __init__(
+        self,
+        *,
+        engine: TurnEngine,
+        cases: CaseStore,
+        presenter: ThreadPresenter,
+        closing: CloseRequests,
+        responders: Responders,
+        audit: AuditRepository,
+        clock: Clock,
+    ) -> None:
+        self._engine = engine
+        self._cases = cases
+        self._presenter = presenter
+        self._closing = closing
+        self._responders = responders
+        self._audit = audit
+        self._clock = clock
+        self._handlers: dict[ActionId, Callable[[ClickWork], Awaitable[None]]] = {
+            ActionId.ANSWER: self._answer,
+            ActionId.CANT_GET: self._cant_get,
+            ActionId.CLOSE_CASE: self._close,
+            ActionId.REPORT: self._report,
+            ActionId.SCORE: self._score,
+        }
+
+    async def handle(self, *, work: ClickWork) -> None:
+        """Route the click by its action id."""
+        action = parse_action_id(work.action_id)
+        if action is None:
+            raise BotError("That button is not one of mine.")
+        await self._handlers[action](work)
+
+    async def whisper(self, work: ClickWork, text: str) -> None:
+        """Tell only the person who clicked."""
+        await self._presenter.surface.whisper(
+            channel=work.channel_id,
+            user=work.user_id,
+            thread_ts=work.thread_ts,
+            message=notice(text),
+        )
+
+    async def _answer(self, work: ClickWork) -> None:
+        value = load_value(AnswerValue, work.value)
+        case = await self._case(work, value.case_id)
+        confirmation = case.find_confirmation(value.confirmation_id)
+        if confirmation is None:
+            raise NotFoundError("no such confirmation")
+        if not confirmation.is_pending:
+            await self.whisper(work, stale_note(confirmation))
+            return
+        result = await self._engine.answer_confirmation(
+            case=case,
+            confirmation_id=value.confirmation_id,
+            by=work.user_id,
+            decision=value.decision,
+            responders=await self._responders.for_team(case.team_id),
+        )
+        saved = await self._cases.save(result.case)
+        decided = saved.find_confirmation(value.confirmation_id)
+        assert decided is not None
+        await self._audit_answer(work, saved, decided)
+        ts = work.message_ts or decided.surface_ref
+        if ts:
+            accepted = decided.state is ConfirmationState.ACCEPTED
+            await self._presenter.surface.update(
+                channel=saved.channel_id,
+                ts=ts,
+                message=decided_message(result.reply.text, accepted=accepted),
+            )
+        await self._follow_up(saved, result)
+
+    async def _follow_up(self, case: Case, result: TurnResult) -> None:
+        """New questions, documents or notes the answer produced; then the header."""
+        reply = result.reply
+        if reply.confirmations or reply.documents or reply.notices or reply.evidence_requests:
+            posted = await self._presenter.show_reply(case, reply, at=None)
+            case = await self._cases.set_prompt_refs(case, posted)
+        await self._presenter.show_header(case)
+
+    async def _cant_get(self, work: ClickWork) -> None:
+        value = load_value(RequestValue, work.value)
+        case = await self._case(work, value.case_id)
+        request = case.find_request(value.request_id)
+        if request is None:
+            raise NotFoundError("no such evidence request")
+        if not request.is_open:
+            await self.whisper(work, f"“{request.label}” is already {request.status.value}.")
+            return
+        result = await self._engine.report_unavailable(
+            case=case, request_id=value.request_id, by=work.user_id, reason=UNAVAILABLE_REASON
+        )
+        saved = await self._cases.save(result.case)
+        posted = await self._presenter.show_reply(saved, result.reply, at=None)
+        saved = await self._cases.set_prompt_refs(saved, posted)
+        await self._presenter.show_header(saved)
+
+    async def _close(self, work: ClickWork) -> None:
+        value = load_value(CaseValue, work.value)
+        case = await self._case(work, value.case_id)
+        await self._closing.ask(case=case, by=work.user_id)
+
+    async def _report(self, work: ClickWork) -> None:
+        value = load_value(CaseValue, work.value)
+        case = await self._case(work, value.case_id)
+        if not case.is_terminal:
+            await self.whisper(work, REPORT_WHEN_FINISHED)
+            return
+        payload = DeliverablesPayload(documents=[DocumentType.INCIDENT_REPORT])
+        asked = propose(
+            case,
+            payload,
+            now=self._clock.now(),
+            prompt="Write the case report",
+            proposed_by=work.user_id,
+            answerable_by=[work.user_id],
+        )
+        result = await self._engine.answer_confirmation(
+            case=case, confirmation_id=asked.confirmation_id, by=work.user_id, decision=Decision.YES
+        )
+        saved = await self._cases.save(result.case)
+        await self._follow_up(saved, result)
+
+    async def _score(self, work: ClickWork) -> None:
+        await self.whisper(work, SCORING_LATER)
+
+    async def _case(self, work: ClickWork, case_id: str) -> Case:
+        """The clicked case, only from the clicker's own workspace."""
+        case = await self._cases.get(case_id)
+        if case.team_id != work.team_id:
+            raise NotFoundError("case of another workspace")
+        return case
+
+    async def _audit_answer(
+        self, work: ClickWork, case: Case, answered: PendingConfirmation
+    ) -> None:
+        await self._audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                actor=work.user_id,
+                action="confirmation.answered",
+                detail={
+                    "confirmation_id": answered.confirmation_id,
+                    "kind": answered.kind.value,
+                    "decision": answered.decision.value if answered.decision else None,
+                    "state": answered.state.value,
+                },
+                source="slack:button",
+                at=self._clock.now(),
+            )
+        )
+
+
+def stale_note(confirmation: PendingConfirmation) -> str:
+    """Why a click on an answered or replaced question changed nothing."""
+    if confirmation.state is ConfirmationState.SUPERSEDED:
+        return "That question no longer applies (a newer one replaced it), so nothing changed."
+    decision = confirmation.decision.value if confirmation.decision else "?"
+    return (
+        f"<@{confirmation.answered_by}> already answered that question ({decision}), "
+        "so nothing changed."
+    )

@@ -1,0 +1,147 @@
+"""`/fm` subcommands: help, cases, status, close, score, kb search (kb add is a modal)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.ids import Subcommand
+from bot.render.commands import (
+    CaseLink,
+    case_list,
+    case_status,
+    help_message,
+    kb_results,
+    notice,
+)
+from bot.render.header import case_label
+from bot.render.message import SlackMessage
+from bot.services.cases import CaseStore
+from bot.services.clicks import SCORING_LATER
+from bot.services.ports import ChatSurface
+from bot.services.proposals import CloseRequests
+from bot.work import CommandWork
+from domain.case import Case
+from domain.knowledge import KnowledgePort
+
+LIST_LIMIT = 20
+KB_LIMIT = 5
+KB_ADD_IN_SLACK = "`/fm kb add` opens a form in Slack; here, use `fm kb ingest --kb user:<id>`."
+
+
+@dataclass(frozen=True)
+class ParsedCommand:
+    """A subcommand and its arguments."""
+
+    subcommand: Subcommand | None
+    args: list[str]
+    word: str
+    """The subcommand as typed (for 'I don't know …')."""
+
+
+def parse_command(text: str) -> ParsedCommand:
+    """`kb search disk full` → (KB, ['search', 'disk', 'full'])."""
+    words = text.split()
+    if not words:
+        return ParsedCommand(Subcommand.HELP, [], "")
+    word = words[0].lower()
+    known = {s.value: s for s in Subcommand}
+    return ParsedCommand(known.get(word), words[1:], word)
+
+
+class CommandService:
+    """Answers each subcommand privately, unless it posts into a case thread."""
+
+    def __init__(
+        self,
+        *,
+        cases: CaseStore,
+        closing: CloseRequests,
+        knowledge: KnowledgePort,
+        surface: ChatSurface,
+    ) -> None:
+        self._cases = cases
+        self._closing = closing
+        self._knowledge = knowledge
+        self._surface = surface
+        self._handlers: dict[
+            Subcommand, Callable[[CommandWork, list[str]], Awaitable[SlackMessage]]
+        ]
+        self._handlers = {
+            Subcommand.HELP: self._help,
+            Subcommand.CASES: self._list,
+            Subcommand.STATUS: self._status,
+            Subcommand.CLOSE: self._close,
+            Subcommand.SCORE: self._score,
+            Subcommand.KB: self._kb,
+        }
+
+    async def run(self, *, work: CommandWork) -> None:
+        """Run the command and answer the person who typed it."""
+        parsed = parse_command(work.text)
+        if parsed.subcommand is None:
+            answer = help_message(f"I don't know `{parsed.word}`.")
+        else:
+            answer = await self._handlers[parsed.subcommand](work, parsed.args)
+        await self._surface.whisper(
+            channel=work.channel_id,
+            user=work.user_id,
+            message=answer,
+            response_url=work.response_url,
+        )
+
+    async def _help(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        return help_message()
+
+    async def _list(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        cases = await self._cases.repository.list_cases(work.team_id, limit=LIST_LIMIT)
+        return case_list([await self._link(case) for case in cases])
+
+    async def _status(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        case = await self._find(work, args)
+        if case is None:
+            return _which_case(args, "status")
+        return case_status(await self._link(case))
+
+    async def _close(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        case = await self._find(work, args)
+        if case is None:
+            return _which_case(args, "close")
+        ts = await self._closing.ask(case=case, by=work.user_id)
+        link = await self._surface.permalink(channel=case.channel_id, ts=ts)
+        where = f"<{link}|in its thread>" if link else "in its thread"
+        name = case_label(case.short_id, case.case_id)
+        return notice(f"I asked {where} to confirm closing `{name}`.")
+
+    async def _score(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        return notice(SCORING_LATER)
+
+    async def _kb(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        action = args[0].lower() if args else ""
+        if action == "add":
+            return notice(KB_ADD_IN_SLACK)
+        query = " ".join(args[1:]).strip()
+        if action != "search" or not query:
+            return help_message("Try `/fm kb search <query>` or `/fm kb add`.")
+        results = [
+            await self._knowledge.search_personal_runbooks(
+                team_id=work.team_id, user_id=work.user_id, query=query, limit=KB_LIMIT
+            ),
+            await self._knowledge.search_global(team_id=work.team_id, query=query, limit=KB_LIMIT),
+        ]
+        return kb_results(query, results)
+
+    async def _find(self, work: CommandWork, args: list[str]) -> Case | None:
+        if not args:
+            return None
+        return await self._cases.by_short_id(work.team_id, args[0])
+
+    async def _link(self, case: Case) -> CaseLink:
+        link = await self._surface.permalink(channel=case.channel_id, ts=case.thread_ts)
+        return CaseLink(case, link)
+
+
+def _which_case(args: list[str], verb: str) -> SlackMessage:
+    if not args:
+        return help_message(f"Which case? For example `/fm {verb} FM-7K3Q` (see `/fm cases`).")
+    return notice(f"I can't find case `{args[0]}` in this workspace. `/fm cases` lists them.")

@@ -1,0 +1,97 @@
+"""The App Home (your open cases, recent scores, knowledge-base size) and personal runbooks."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.render.commands import CaseLink, notice
+from bot.render.header import case_label
+from bot.render.text import code
+from bot.render.views import HomeModel, ScoreLine, home_view
+from bot.services.cases import CaseStore
+from bot.services.ports import ChatSurface, KnowledgeStats
+from bot.work import HomeWork, KbAddWork
+from domain.errors import NotFoundError
+from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
+from domain.ports import ScoreRepository
+
+logger = logging.getLogger(__name__)
+
+HOME_CASES = 10
+HOME_SCORES = 5
+
+
+class HomeService:
+    """Publishes a person's App Home."""
+
+    def __init__(
+        self,
+        *,
+        cases: CaseStore,
+        scores: ScoreRepository,
+        stats: KnowledgeStats,
+        surface: ChatSurface,
+    ) -> None:
+        self._cases = cases
+        self._scores = scores
+        self._stats = stats
+        self._surface = surface
+
+    async def publish(self, *, work: HomeWork) -> None:
+        """Build and publish the home tab for one person."""
+        found = await self._cases.repository.list_cases(
+            work.team_id, user_id=work.user_id, limit=HOME_CASES
+        )
+        cases = [
+            CaseLink(c, await self._surface.permalink(channel=c.channel_id, ts=c.thread_ts))
+            for c in found
+        ]
+        model = HomeModel(
+            cases=cases,
+            scores=await self._recent_scores(work.team_id),
+            knowledge_chunks=await self._stats.size(work.team_id),
+        )
+        await self._surface.publish_home(user=work.user_id, view=home_view(model))
+
+    async def _recent_scores(self, team_id: str) -> list[ScoreLine]:
+        lines = []
+        for score in await self._scores.list_recent(team_id, limit=HOME_SCORES):
+            try:
+                case = await self._cases.get(score.case_id)
+            except NotFoundError:
+                continue
+            link = await self._surface.permalink(channel=case.channel_id, ts=case.thread_ts)
+            lines.append(
+                ScoreLine(case_label(case.short_id, case.case_id), score.total_score, link)
+            )
+        return lines
+
+
+class RunbookService:
+    """Personal runbooks added through the `kb add` modal: only their owner's searches see them."""
+
+    def __init__(self, *, knowledge: KnowledgePort, surface: ChatSurface) -> None:
+        self._knowledge = knowledge
+        self._surface = surface
+
+    async def add(self, *, work: KbAddWork) -> None:
+        """Save the runbook and tell its owner where the form was opened."""
+        report = await self._knowledge.save_document(
+            team_id=work.team_id,
+            kb=KnowledgeBaseKind.PERSONAL,
+            scope_id=work.user_id,
+            title=work.title,
+            markdown=work.body,
+        )
+        if report.status is ToolStatus.ERROR:
+            text = f"I couldn't save your runbook {code(work.title)}: {report.error}"
+        else:
+            text = (
+                f"📖 Saved your runbook {code(work.title)}. Only you see it, in `/fm kb search` "
+                "and in the cases you work on."
+            )
+        logger.info("personal runbook saved", extra={"status": report.status.value})
+        if work.channel_id:
+            await self._surface.whisper(
+                channel=work.channel_id, user=work.user_id, message=notice(text)
+            )

@@ -1,0 +1,96 @@
+"""What listeners call: record work in the durable inbox (deduplicated), then wake the worker."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from bot.retry import retrying
+from bot.services.cases import CaseStore
+from bot.slack_events import IncomingMessage
+from bot.work import (
+    ClickWork,
+    CommandWork,
+    HomeWork,
+    KbAddWork,
+    MessageWork,
+    OpenCaseWork,
+    Work,
+    to_item,
+)
+from domain.ports import InboxRepository
+from domain.records import InboxItem
+
+logger = logging.getLogger(__name__)
+
+Wake = Callable[[InboxItem], None]
+
+
+class Intake:
+    """Listeners parse and authorise; this records. Nothing slow happens here."""
+
+    def __init__(self, *, inbox: InboxRepository, cases: CaseStore) -> None:
+        self._inbox = inbox
+        self._cases = cases
+        self._wake: list[Wake] = []
+
+    def subscribe(self, wake: Wake) -> None:
+        """Be told of every newly recorded item (the worker, so it starts within a second)."""
+        self._wake.append(wake)
+
+    async def message(self, incoming: IncomingMessage) -> bool:
+        """A reply in a case thread is a turn; a mention elsewhere opens a case; else nothing."""
+        thread = incoming.thread
+        if incoming.is_reply and await self._cases.is_case_thread(thread):
+            work: Work = MessageWork(thread=thread, message=incoming.as_thread_message())
+        elif incoming.mentions_bot:
+            self._cases.remember_thread(thread)
+            work = OpenCaseWork(
+                thread=thread,
+                opened_by=incoming.user,
+                source="mention",
+                message=incoming.as_thread_message(),
+            )
+        else:
+            return False
+        return await self.record(
+            work, dedup_key=incoming.event_id, team_id=thread.team_id, case_key=thread.key
+        )
+
+    async def open_case(self, work: OpenCaseWork, *, dedup_key: str) -> bool:
+        """The Investigate shortcut (or the console) opens a case on a thread."""
+        self._cases.remember_thread(work.thread)
+        return await self.record(
+            work, dedup_key=dedup_key, team_id=work.thread.team_id, case_key=work.thread.key
+        )
+
+    async def click(self, work: ClickWork, *, dedup_key: str) -> bool:
+        """A button click, in its case's order when it was clicked in a thread."""
+        case_key = None
+        if work.thread_ts:
+            case_key = f"{work.team_id}:{work.channel_id}:{work.thread_ts}"
+        return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=case_key)
+
+    async def command(self, work: CommandWork, *, dedup_key: str) -> bool:
+        """A `/fm` command."""
+        return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=None)
+
+    async def kb_add(self, work: KbAddWork, *, dedup_key: str) -> bool:
+        """A submitted personal runbook."""
+        return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=None)
+
+    async def home(self, work: HomeWork, *, dedup_key: str) -> bool:
+        """Someone opened the App Home."""
+        return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=None)
+
+    async def record(
+        self, work: Work, *, dedup_key: str, team_id: str, case_key: str | None
+    ) -> bool:
+        """Record once (False for a duplicate delivery) and wake the worker."""
+        item = to_item(work, dedup_key=dedup_key, team_id=team_id, case_key=case_key)
+        if not await retrying(lambda: self._inbox.enqueue(item), what="record"):
+            logger.info("duplicate delivery ignored", extra={"dedup_key": dedup_key})
+            return False
+        for wake in self._wake:
+            wake(item)
+        return True

@@ -1,0 +1,99 @@
+"""Opening a case on a thread (a mention, the Investigate shortcut), then its first turn."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.render.commands import notice
+from bot.render.header import case_label
+from bot.render.text import shorten
+from bot.services.cases import CaseStore
+from bot.services.presenter import ThreadPresenter
+from bot.services.turns import TurnService
+from bot.work import OpenCaseWork, ThreadMessage
+from domain.case import Case
+from domain.errors import DuplicateCaseError
+from domain.ports import Clock
+
+logger = logging.getLogger(__name__)
+
+TITLE_CHARS = 120
+SOURCES = {"mention": "slack:mention", "shortcut": "slack:shortcut", "console": "console"}
+
+
+class CaseOpener:
+    """Creates the case and its header, then lets the turn service answer the first message."""
+
+    def __init__(
+        self,
+        *,
+        cases: CaseStore,
+        presenter: ThreadPresenter,
+        turns: TurnService,
+        clock: Clock,
+    ) -> None:
+        self._cases = cases
+        self._presenter = presenter
+        self._turns = turns
+        self._clock = clock
+
+    async def open(
+        self, *, work: OpenCaseWork, work_key: str, more: Sequence[ThreadMessage] = ()
+    ) -> None:
+        """Open the case (or find it), show its header, answer the first evidence."""
+        existing = await self._cases.by_thread(work.thread)
+        if existing is not None:
+            await self._existing(existing, work, work_key, more)
+            return
+        case = await self._create(work)
+        # Header, then "Looking at this…", then the bookkeeping: people see both at once.
+        header = await self._presenter.post_header(case)
+        placeholder = await self._presenter.new_placeholder(case, work_key)
+        # One audit entry records both the opening (who, how) and where the header is.
+        await self._presenter.remember_header(
+            case, header, opened_by=work.opened_by, source=SOURCES[work.source]
+        )
+        logger.info("case opened", extra={"case_id": case.case_id, "source": work.source})
+        await self._turns.take_turn(
+            thread=work.thread,
+            messages=[work.message, *more],
+            work_key=work_key,
+            placeholder=placeholder,
+        )
+
+    async def _existing(
+        self, case: Case, work: OpenCaseWork, work_key: str, more: Sequence[ThreadMessage]
+    ) -> None:
+        """A mention in a case thread is a turn; Investigate on it says it is a case already."""
+        if work.source != "shortcut":
+            await self._turns.take_turn(
+                thread=work.thread, messages=[work.message, *more], work_key=work_key
+            )
+            return
+        name = case_label(case.short_id, case.case_id)
+        await self._presenter.surface.whisper(
+            channel=work.thread.channel_id,
+            user=work.opened_by,
+            thread_ts=work.thread.thread_ts,
+            message=notice(f"This thread is already case `{name}`."),
+        )
+
+    async def _create(self, work: OpenCaseWork) -> Case:
+        now = self._clock.now()
+        thread = work.thread
+        case = Case(
+            team_id=thread.team_id,
+            channel_id=thread.channel_id,
+            thread_ts=thread.thread_ts,
+            user_id=work.opened_by,
+            title=shorten(work.message.text, TITLE_CHARS) or "New case",
+            participants=[work.opened_by],
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            return await self._cases.add(case)
+        except DuplicateCaseError:
+            # Opened meanwhile (another replica, or a resumed item): use that case.
+            return await self._cases.get_by_thread_or_fail(thread)

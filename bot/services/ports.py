@@ -1,0 +1,75 @@
+"""What the use-case services need from the chat surface (Slack, or the console) and friends."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from slack_sdk.models.views import View
+
+from bot.render.message import SlackMessage
+
+
+class ChatSurface(Protocol):
+    """Where messages go: Slack through its Web API, or the terminal."""
+
+    async def post(self, *, channel: str, thread_ts: str | None, message: SlackMessage) -> str:
+        """Post a message (into a thread when ``thread_ts`` is given); return its ts."""
+        ...
+
+    async def update(self, *, channel: str, ts: str, message: SlackMessage) -> None:
+        """Replace a message the bot posted."""
+        ...
+
+    async def whisper(
+        self,
+        *,
+        channel: str,
+        user: str,
+        message: SlackMessage,
+        thread_ts: str | None = None,
+        response_url: str | None = None,
+    ) -> None:
+        """Say something only ``user`` sees (through ``response_url`` when given)."""
+        ...
+
+    async def publish_home(self, *, user: str, view: View) -> None:
+        """Show ``view`` as the person's App Home."""
+        ...
+
+    async def upload(
+        self, *, channel: str, thread_ts: str, filename: str, title: str, content: str
+    ) -> None:
+        """Share a text file (a report, a runbook) in a thread."""
+        ...
+
+    async def download(self, *, url: str, limit: int) -> bytes:
+        """A shared file's bytes (DownloadRefusedError if it is not a file we may fetch)."""
+        ...
+
+    async def permalink(self, *, channel: str, ts: str) -> str | None:
+        """A link to a message, if the surface has links."""
+        ...
+
+
+class Responders(Protocol):
+    """Who may answer confirmations in a workspace: None means the case's participants."""
+
+    async def for_team(self, team_id: str) -> list[str] | None:
+        """The configured responders (e.g. an on-call user group), or None."""
+        ...
+
+
+class KnowledgeStats(Protocol):
+    """How big a workspace's knowledge base is (for the App Home)."""
+
+    async def size(self, team_id: str) -> int | None:
+        """Indexed passages in the workspace's and the installation's knowledge bases."""
+        ...
+
+
+class CaseParticipants:
+    """The default: the case's participants may answer."""
+
+    async def for_team(self, team_id: str) -> list[str] | None:
+        """No configured group."""
+        return None

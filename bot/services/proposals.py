@@ -1,0 +1,44 @@
+"""Questions people ask the case from outside a turn: close it (Close button, `/fm close`)."""
+
+from __future__ import annotations
+
+from bot.render.header import case_label
+from bot.services.cases import CaseStore
+from bot.services.presenter import ThreadPresenter
+from domain.case import Case
+from domain.confirmations import PendingConfirmation, StatusChangePayload
+from domain.engine.present import confirmation_prompt
+from domain.lifecycle import ensure_not_terminal
+from domain.ports import Clock
+from domain.proposals import propose
+from domain.status import CaseStatus
+
+
+class CloseRequests:
+    """Asks the thread to confirm closing a case (closing is final, so it needs a Yes)."""
+
+    def __init__(self, *, cases: CaseStore, presenter: ThreadPresenter, clock: Clock) -> None:
+        self._cases = cases
+        self._presenter = presenter
+        self._clock = clock
+
+    async def ask(self, *, case: Case, by: str) -> str:
+        """Post a Yes/No question (Yes asks "are you sure?") in the case thread; return its ts."""
+        ensure_not_terminal(case)
+        proposed: list[PendingConfirmation] = []
+        name = case_label(case.short_id, case.case_id)
+
+        def apply(target: Case) -> None:
+            proposed.clear()
+            payload = StatusChangePayload(
+                to_status=CaseStatus.CLOSED, reason=f"<@{by}> asked to close the case"
+            )
+            prompt = f"<@{by}> wants to close case {name} without a fix. Close it?"
+            proposed.append(propose(target, payload, now=self._clock.now(), prompt=prompt))
+
+        saved = await self._cases.change(case, apply)
+        prompt = confirmation_prompt(proposed[-1])
+        posted = await self._presenter.show_prompts(saved, [prompt])
+        saved = await self._cases.set_prompt_refs(saved, posted)
+        await self._presenter.show_header(saved)
+        return posted[proposed[-1].confirmation_id]

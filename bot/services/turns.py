@@ -1,0 +1,172 @@
+"""Taking a turn for a case: the people's new messages and files → the engine → the thread.
+
+The reply is shown first and the case saved once afterwards, with the prompts' message refs
+already in it (one save per turn keeps the database out of the way of many cases at once). If
+someone else saved the case meanwhile, the turn is taken again on the fresh case and the
+questions shown by the lost attempt are marked as no longer applying.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.render.commands import notice
+from bot.services.cases import CaseStore
+from bot.services.ports import Responders
+from bot.services.presenter import ThreadPresenter
+from bot.services.uploads import UploadService
+from bot.work import ThreadMessage, ThreadRef
+from domain.case import Case
+from domain.engine.engine import TurnEngine, TurnResult
+from domain.engine.inputs import InputFile, InputMessage, TurnInput
+from domain.engine.view import TurnReply
+from domain.errors import VersionConflictError
+from domain.ports import Clock, MessageRepository
+from domain.records import ConversationMessage, MessageRole
+
+logger = logging.getLogger(__name__)
+
+HISTORY_MESSAGES = 12
+SAVE_ATTEMPTS = 3
+BOT_AUTHOR = "bot"
+INTERRUPTED = (
+    "I was restarted while answering this. The case itself is up to date (see the header at the "
+    "top of the thread); send your message again if you still need my answer."
+)
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One turn's inputs, ready for the engine."""
+
+    fresh: list[ThreadMessage]
+    turn: TurnInput
+
+
+class TurnService:
+    """One turn at a time per case (the worker guarantees it); saved with a version check."""
+
+    def __init__(
+        self,
+        *,
+        engine: TurnEngine,
+        cases: CaseStore,
+        messages: MessageRepository,
+        uploads: UploadService,
+        presenter: ThreadPresenter,
+        responders: Responders,
+        clock: Clock,
+    ) -> None:
+        self._engine = engine
+        self._cases = cases
+        self._messages = messages
+        self._uploads = uploads
+        self._presenter = presenter
+        self._responders = responders
+        self._clock = clock
+
+    async def take_turn(
+        self,
+        *,
+        thread: ThreadRef,
+        messages: Sequence[ThreadMessage],
+        work_key: str,
+        placeholder: str | None = None,
+    ) -> None:
+        """Answer the messages (coalesced by the worker) in the case thread.
+
+        ``placeholder`` is the "Looking at this…" already posted for this work, if any.
+        """
+        case = await self._cases.by_thread(thread)
+        if case is None:
+            logger.info("message outside any case ignored", extra={"work": work_key})
+            return
+        at = placeholder or await self._presenter.start_placeholder(case, work_key)
+        history = await self._messages.list_for_case(case.case_id)
+        seen = {m.ts for m in history}
+        fresh = [m for m in messages if m.ts not in seen]
+        if not fresh:
+            # The case was saved before a restart interrupted the rest of this turn.
+            await self._presenter.replace(case, at, notice(INTERRUPTED))
+            return
+        ingested = await self._uploads.ingest(case=case, messages=fresh, at=at)
+        if ingested.placeholder_used:
+            at = await self._presenter.new_placeholder(case, work_key)
+        prepared = await self._prepare(case, fresh, ingested.files, history)
+        saved, reply = await self._run_and_show(case, prepared, at)
+        await self._remember(saved, fresh, at, reply)
+        await self._presenter.show_header(saved)
+
+    async def _prepare(
+        self,
+        case: Case,
+        fresh: list[ThreadMessage],
+        files: list[InputFile],
+        history: list[ConversationMessage],
+    ) -> _Turn:
+        recent = [m for m in history if m.role is not MessageRole.SYSTEM][-HISTORY_MESSAGES:]
+        turn = TurnInput(
+            messages=[
+                InputMessage(
+                    ts=m.ts, author=m.author, text=m.text, file_ids=[f.file_id for f in m.files]
+                )
+                for m in fresh
+            ],
+            files=files,
+            conversation=recent,
+            responders=await self._responders.for_team(case.team_id),
+        )
+        return _Turn(fresh, turn)
+
+    async def _run_and_show(self, case: Case, prepared: _Turn, at: str) -> tuple[Case, TurnReply]:
+        """Engine → thread → save; on a version conflict, again on the fresh case."""
+        for attempt in range(1, SAVE_ATTEMPTS + 1):
+            result = await self._engine.take_turn(case=case, turn=prepared.turn)
+            posted = await self._presenter.show_reply(result.case, result.reply, at=at)
+            try:
+                return await self._save(result, posted), result.reply
+            except VersionConflictError:
+                await self._presenter.withdraw_prompts(result.case, posted)
+                if attempt == SAVE_ATTEMPTS:
+                    raise
+                logger.info("case changed during the turn; retrying", extra={"case": case.case_id})
+                case = await self._cases.get(case.case_id)
+        raise AssertionError("unreachable")
+
+    async def _save(self, result: TurnResult, posted: dict[str, str]) -> Case:
+        case = result.case
+        for confirmation_id, ts in posted.items():
+            confirmation = case.find_confirmation(confirmation_id)
+            if confirmation is not None:
+                confirmation.surface_ref = ts
+        return await self._cases.save(case)
+
+    async def _remember(
+        self, case: Case, fresh: list[ThreadMessage], at: str, reply: TurnReply
+    ) -> None:
+        """The thread as the next turn sees it (and the mark that these messages were answered)."""
+        now = self._clock.now()
+        for m in fresh:
+            await self._messages.add(
+                ConversationMessage(
+                    case_id=case.case_id,
+                    ts=m.ts,
+                    author=m.author,
+                    role=MessageRole.USER,
+                    text=m.text,
+                    files=[f.file_id for f in m.files],
+                    created_at=now,
+                )
+            )
+        await self._messages.add(
+            ConversationMessage(
+                case_id=case.case_id,
+                ts=at,
+                author=BOT_AUTHOR,
+                role=MessageRole.ASSISTANT,
+                text=reply.text,
+                created_at=now,
+            )
+        )

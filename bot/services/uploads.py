@@ -1,0 +1,162 @@
+"""Files shared in a case thread: checked, downloaded, redacted and indexed, summarised at once."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.errors import DownloadRefusedError
+from bot.render.message import SlackMessage
+from bot.render.uploads import upload_refused, upload_summary
+from bot.services.presenter import ThreadPresenter
+from bot.work import SlackFileRef, ThreadMessage
+from domain.case import Case
+from domain.engine.inputs import InputFile
+from domain.errors import NotFoundError
+from domain.evidence import UploadedFile
+from domain.knowledge import IngestReport, KnowledgePort, ToolStatus
+from domain.ports import Clock, FileRepository
+from domain.records import FileStatus, StoredFile
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Ingested:
+    """The files read for the next turn, and whether the placeholder now shows a summary."""
+
+    placeholder: str | None
+    files: list[InputFile] = field(default_factory=list)
+    placeholder_used: bool = False
+
+
+class UploadService:
+    """Ingests uploads into the case's evidence (redaction happens in the knowledge service)."""
+
+    def __init__(
+        self,
+        *,
+        files: FileRepository,
+        knowledge: KnowledgePort,
+        presenter: ThreadPresenter,
+        clock: Clock,
+        max_bytes: int,
+    ) -> None:
+        self._files = files
+        self._knowledge = knowledge
+        self._presenter = presenter
+        self._clock = clock
+        self._max_bytes = max_bytes
+
+    async def ingest(
+        self, *, case: Case, messages: Sequence[ThreadMessage], at: str | None = None
+    ) -> Ingested:
+        """Every file of these messages that could be read, ready for the next turn.
+
+        Each file is answered at once; the first answer replaces the message ``at`` (the
+        placeholder), so what was found shows where the person is already looking.
+        """
+        outcome = Ingested(placeholder=at)
+        for message in messages:
+            for ref in message.files:
+                found = await self._one(case, ref, uploaded_by=message.author, outcome=outcome)
+                if found is not None:
+                    outcome.files.append(found)
+        return outcome
+
+    async def _say(self, case: Case, outcome: Ingested, rendered: SlackMessage) -> None:
+        if outcome.placeholder is None:
+            await self._presenter.post(case, rendered)
+            return
+        await self._presenter.replace(case, outcome.placeholder, rendered)
+        outcome.placeholder = None
+        outcome.placeholder_used = True
+
+    async def _one(
+        self, case: Case, ref: SlackFileRef, *, uploaded_by: str, outcome: Ingested
+    ) -> InputFile | None:
+        file_id = f"{ref.file_id}@{case.case_id}"
+        earlier = await self._earlier(file_id)
+        if earlier is not None:
+            # A resumed turn: the file was read before the restart.
+            return _input(earlier) if earlier.status is FileStatus.INGESTED else None
+        record = StoredFile(
+            file_id=file_id,
+            case_id=case.case_id,
+            filename=ref.name,
+            content_type=ref.mimetype,
+            size_bytes=ref.size,
+            source_ref=ref.file_id,
+            uploaded_by=uploaded_by,
+            created_at=self._clock.now(),
+        )
+        await self._files.add(record)
+        content = await self._download(case, ref, record, outcome)
+        if content is None:
+            return None
+        report = await self._knowledge.ingest_case_file(
+            team_id=case.team_id, case_id=case.case_id, filename=ref.name, content=content
+        )
+        await self._say(case, outcome, upload_summary(report))
+        stored = await self._record(record, report, size=len(content))
+        return _input(stored, report) if stored.status is FileStatus.INGESTED else None
+
+    async def _download(
+        self, case: Case, ref: SlackFileRef, record: StoredFile, outcome: Ingested
+    ) -> bytes | None:
+        limit_mb = self._max_bytes // (1024 * 1024)
+        reason: str | None = None
+        if ref.size > self._max_bytes:
+            reason = f"it is {ref.size / 1024 / 1024:.1f} MB and the limit is {limit_mb} MB"
+        elif ref.download_url is None:
+            reason = "Slack gave no download link for it"
+        content = b""
+        if reason is None:
+            try:
+                content = await self._presenter.surface.download(
+                    url=str(ref.download_url), limit=self._max_bytes
+                )
+            except DownloadRefusedError as error:
+                reason = str(error)
+        if reason is None:
+            return content
+        await self._files.update(record.model_copy(update={"status": FileStatus.REFUSED}))
+        await self._say(case, outcome, upload_refused(ref.name, reason))
+        logger.info("upload refused", extra={"case_id": case.case_id, "file_id": ref.file_id})
+        return None
+
+    async def _record(self, record: StoredFile, report: IngestReport, *, size: int) -> StoredFile:
+        ok = report.status is not ToolStatus.ERROR
+        stored = record.model_copy(
+            update={
+                "status": FileStatus.INGESTED if ok else FileStatus.FAILED,
+                "size_bytes": size,
+                "line_count": report.lines,
+                "redactions": report.redactions,
+                "error": report.error,
+            }
+        )
+        await self._files.update(stored)
+        return stored
+
+    async def _earlier(self, file_id: str) -> StoredFile | None:
+        try:
+            return await self._files.get(file_id)
+        except NotFoundError:
+            return None
+
+
+def _input(record: StoredFile, report: IngestReport | None = None) -> InputFile:
+    file = UploadedFile(
+        file_id=record.file_id,
+        filename=record.filename,
+        content_type=record.content_type,
+        size_bytes=record.size_bytes,
+        uploaded_at=record.created_at,
+        uploaded_by=record.uploaded_by,
+        source_ref=record.source_ref,
+        line_count=record.line_count,
+        redactions=record.redactions,
+    )
+    return InputFile(file=file, report=report)

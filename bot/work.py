@@ -1,0 +1,153 @@
+"""Work recorded in the durable inbox by the listeners, typed: one model per kind of item."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.records import InboxItem
+
+
+class WorkKind(StrEnum):
+    """Kinds of inbox items (the item's `kind` column)."""
+
+    OPEN_CASE = "open_case"
+    MESSAGE = "message"
+    CLICK = "click"
+    COMMAND = "command"
+    KB_ADD = "kb_add"
+    HOME = "home"
+
+
+TURN_KINDS = frozenset({WorkKind.MESSAGE})
+"""Kinds whose consecutive items of one case are coalesced into a single turn."""
+
+
+class Work(BaseModel):
+    """Base of the payload models."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ThreadRef(Work):
+    """A Slack thread: the identity of a case."""
+
+    team_id: str
+    channel_id: str
+    thread_ts: str
+
+    @property
+    def key(self) -> str:
+        """The inbox case key: items of one thread are processed one at a time, in order."""
+        return f"{self.team_id}:{self.channel_id}:{self.thread_ts}"
+
+
+class SlackFileRef(Work):
+    """A file shared in a message, as Slack described it (nothing downloaded yet)."""
+
+    file_id: str
+    name: str
+    size: int = Field(ge=0)
+    mimetype: str = "text/plain"
+    download_url: str | None = None
+
+
+class ThreadMessage(Work):
+    """One message of a thread: who wrote what, and the files shared with it."""
+
+    ts: str
+    author: str
+    text: str = ""
+    files: list[SlackFileRef] = Field(default_factory=list)
+
+
+class OpenCaseWork(Work):
+    """Open a case on a thread (a mention, the Investigate shortcut or the console)."""
+
+    thread: ThreadRef
+    opened_by: str
+    source: Literal["mention", "shortcut", "console"]
+    message: ThreadMessage
+    """The first evidence: the mention itself, or the message the shortcut was used on."""
+
+
+class MessageWork(Work):
+    """A person wrote (or shared files) in a case thread."""
+
+    thread: ThreadRef
+    message: ThreadMessage
+
+
+class ClickWork(Work):
+    """A button click."""
+
+    team_id: str
+    channel_id: str
+    thread_ts: str | None = None
+    message_ts: str | None = None
+    user_id: str
+    action_id: str
+    value: str = ""
+
+
+class CommandWork(Work):
+    """A `/fm` command."""
+
+    team_id: str
+    channel_id: str
+    user_id: str
+    text: str = ""
+    response_url: str | None = None
+
+
+class KbAddWork(Work):
+    """A personal runbook submitted through the `kb add` modal."""
+
+    team_id: str
+    user_id: str
+    channel_id: str | None = None
+    title: str
+    body: str
+
+
+class HomeWork(Work):
+    """Someone opened the App Home."""
+
+    team_id: str
+    user_id: str
+
+
+PAYLOADS: dict[WorkKind, type[Work]] = {
+    WorkKind.OPEN_CASE: OpenCaseWork,
+    WorkKind.MESSAGE: MessageWork,
+    WorkKind.CLICK: ClickWork,
+    WorkKind.COMMAND: CommandWork,
+    WorkKind.KB_ADD: KbAddWork,
+    WorkKind.HOME: HomeWork,
+}
+KIND_OF: dict[type[Work], WorkKind] = {model: kind for kind, model in PAYLOADS.items()}
+WorkT = TypeVar("WorkT", bound=Work)
+
+
+def to_item(work: Work, *, dedup_key: str, team_id: str, case_key: str | None) -> InboxItem:
+    """An inbox item carrying ``work``."""
+    return InboxItem(
+        dedup_key=dedup_key,
+        team_id=team_id,
+        case_key=case_key,
+        kind=KIND_OF[type(work)].value,
+        payload=work.model_dump(mode="json"),
+    )
+
+
+def load_work(item: InboxItem) -> Work:
+    """The typed payload of an item (ValueError for an unknown kind)."""
+    model = PAYLOADS[WorkKind(item.kind)]
+    return model.model_validate(item.payload)
+
+
+def payload_as(item: InboxItem, model: type[WorkT]) -> WorkT:
+    """The payload of an item known to be of ``model``'s kind."""
+    return model.model_validate(item.payload)

@@ -1,0 +1,224 @@
+"""The worker: claims inbox items and runs them, one at a time per case, several cases at once.
+
+* The inbox hands out at most one item per case key at a time, oldest first, so each case's
+  items run in order; `concurrency` bounds how many cases run at once.
+* Messages recorded while a case's turn runs wait in the inbox; when the next one is claimed, the
+  later messages of that case this process has seen ride along (coalesced into one turn). When
+  they are claimed in their turn they are already answered and just completed.
+* Listeners wake the worker as soon as they record something, so a placeholder appears at once.
+* On start, items a crashed run left "processing" are released and resumed; `stop` lets running
+  items finish within a grace period and leaves the rest to be resumed by the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
+
+from bot.errors import new_reference
+from bot.retry import retrying
+from bot.work import TURN_KINDS, WorkKind
+from domain.ports import Clock, InboxRepository
+from domain.records import InboxItem
+
+logger = logging.getLogger(__name__)
+
+Handle = Callable[[InboxItem, Sequence[InboxItem]], Awaitable[None]]
+Report = Callable[[InboxItem, BaseException, str], Awaitable[None]]
+COALESCING_KINDS = frozenset({WorkKind.OPEN_CASE, *TURN_KINDS})
+MAX_SEEN_PER_CASE = 200
+
+
+class Worker:
+    """Claims and runs inbox items until stopped."""
+
+    def __init__(
+        self,
+        *,
+        inbox: InboxRepository,
+        handle: Handle,
+        report: Report,
+        clock: Clock,
+        concurrency: int = 8,
+        poll_interval_s: float = 1.0,
+        stale_after: timedelta = timedelta(minutes=15),
+    ) -> None:
+        self._inbox = inbox
+        self._handle = handle
+        self._report = report
+        self._clock = clock
+        self._concurrency = concurrency
+        self._poll_interval_s = poll_interval_s
+        self._stale_after = stale_after
+        self._wake = asyncio.Event()
+        self._running: set[asyncio.Task[None]] = set()
+        self._seen: dict[str, list[InboxItem]] = {}
+        self._absorbed: set[str] = set()
+        self._loop_task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._idle = asyncio.Event()
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> int:
+        """Resume what an earlier run left unfinished, then start claiming; return how many."""
+        resumed = await self._inbox.release_stale(now=self._clock.now(), older_than=timedelta(0))
+        if resumed:
+            logger.info("resuming unfinished work", extra={"items": resumed})
+        self._stopping = False
+        self._loop_task = asyncio.create_task(self._loop(), name="fm-worker")
+        return resumed
+
+    async def stop(self, *, grace_s: float = 10.0) -> None:
+        """Stop claiming; let running items finish within ``grace_s``; cancel the rest."""
+        self._stopping = True
+        self._wake.set()
+        if self._loop_task is not None:
+            await self._loop_task
+            self._loop_task = None
+        if self._running:
+            _, late = await asyncio.wait(set(self._running), timeout=grace_s)
+            for task in late:
+                task.cancel()
+            if late:
+                logger.warning("cut short by shutdown, resumed next start", extra={"n": len(late)})
+                await asyncio.gather(*late, return_exceptions=True)
+
+    async def abort(self) -> None:
+        """Stop at once without finishing anything (a crash, for tests of recovery)."""
+        self._stopping = True
+        self._wake.set()
+        tasks = [t for t in (self._loop_task, *self._running) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._loop_task = None
+
+    def notify(self, item: InboxItem) -> None:
+        """A listener recorded ``item``: remember it for coalescing and claim now."""
+        if item.case_key:
+            # Every kind is remembered: a click between two messages ends the coalescing.
+            seen = self._seen.setdefault(item.case_key, [])
+            seen.append(item)
+            del seen[:-MAX_SEEN_PER_CASE]
+        self._idle.clear()
+        self._wake.set()
+
+    async def wait_idle(self, timeout_s: float = 30.0) -> None:
+        """Wait until nothing is running or claimable (the console waits between inputs)."""
+        self._idle.clear()
+        self._wake.set()
+        await asyncio.wait_for(self._idle.wait(), timeout_s)
+
+    # ------------------------------------------------------------ claiming
+
+    async def _loop(self) -> None:
+        last_sweep = self._clock.now()
+        while not self._stopping:
+            self._wake.clear()
+            claimed = await self._claim()
+            # Idle only if nothing was recorded while claiming (a listener sets the wake flag).
+            if not claimed and not self._running and not self._wake.is_set():
+                self._idle.set()
+            if self._clock.now() - last_sweep > self._stale_after:
+                last_sweep = self._clock.now()
+                await self._inbox.release_stale(now=last_sweep, older_than=self._stale_after)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll_interval_s)
+
+    async def _claim(self) -> int:
+        free = self._concurrency - len(self._running)
+        if free <= 0:
+            return 0
+        try:
+            items = await self._inbox.claim(now=self._clock.now(), limit=free)
+        except Exception:
+            logger.exception("claiming from the inbox failed; retrying")
+            return 0
+        for item in items:
+            task = asyncio.create_task(self._run(item), name=f"fm-item-{item.item_id}")
+            self._running.add(task)
+            task.add_done_callback(self._done)
+        return len(items)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._running.discard(task)
+        self._wake.set()
+
+    # ------------------------------------------------------------ running one item
+
+    async def _run(self, item: InboxItem) -> None:
+        assert item.item_id is not None
+        if item.dedup_key in self._absorbed:
+            # Answered in an earlier turn together with the item before it.
+            self._forget(item)
+            await self._complete(item.item_id)
+            return
+        followers = self._followers(item)
+        try:
+            await self._handle(item, followers)
+        except Exception as error:
+            reference = new_reference()
+            await self._fail(item, error, reference)
+            return
+        self._forget(item)
+        await self._complete(item.item_id)
+
+    async def _complete(self, item_id: int) -> None:
+        try:
+            await retrying(lambda: self._inbox.complete(item_id), what="complete")
+        except Exception:
+            # Left "processing": released and resumed by the next start (the turn is idempotent).
+            logger.exception("could not mark an item done", extra={"item_id": item_id})
+
+    async def _fail(self, item: InboxItem, error: Exception, reference: str) -> None:
+        assert item.item_id is not None
+        # The reference, never the exception text: it could carry uploaded content.
+        item_id, summary = item.item_id, f"{type(error).__name__} (ref {reference})"
+        try:
+            await retrying(
+                lambda: self._inbox.fail(item_id, error=summary, retry_at=None), what="fail"
+            )
+        except Exception:
+            logger.exception("could not mark an item failed", extra={"item_id": item_id})
+        self._unabsorb(item)
+        self._forget(item)
+        try:
+            await self._report(item, error, reference)
+        except Exception:
+            logger.exception("could not report a failure", extra={"reference": reference})
+
+    def _followers(self, item: InboxItem) -> list[InboxItem]:
+        """Later messages of the same case this process has seen, coalesced into this turn."""
+        if item.kind not in COALESCING_KINDS or not item.case_key:
+            return []
+        seen = self._seen.get(item.case_key, [])
+        keys = [s.dedup_key for s in seen]
+        start = keys.index(item.dedup_key) + 1 if item.dedup_key in keys else len(seen)
+        followers: list[InboxItem] = []
+        for later in seen[start:]:
+            if later.kind not in TURN_KINDS:
+                break
+            if later.dedup_key not in self._absorbed:
+                followers.append(later)
+        self._absorbed.update(f.dedup_key for f in followers)
+        return followers
+
+    def _unabsorb(self, item: InboxItem) -> None:
+        """A failed turn answered none of its followers: they run on their own."""
+        if item.case_key:
+            for later in self._seen.get(item.case_key, []):
+                self._absorbed.discard(later.dedup_key)
+
+    def _forget(self, item: InboxItem) -> None:
+        self._absorbed.discard(item.dedup_key)
+        if not item.case_key or item.case_key not in self._seen:
+            return
+        remaining = [s for s in self._seen[item.case_key] if s.dedup_key != item.dedup_key]
+        if remaining:
+            self._seen[item.case_key] = remaining
+        else:
+            del self._seen[item.case_key]

@@ -1,0 +1,86 @@
+"""The other buttons: "Can't get this" on evidence requests, and Report / Score on the header."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from domain.evidence_requests import EvidenceStatus
+from domain.status import CaseStatus
+from tests.fakes.slack_payloads import SlackRequest
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import (
+    OPENER,
+    BotHarness,
+    text_of,
+    with_buttons,
+)
+from tests.integration.bot.replies import logs_request_reply, statement_reply
+
+
+async def investigating_with_a_request(bot: BotHarness) -> str:
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    await bot.click(question, decision="yes")
+    await bot.reply(thread_ts, "go on", logs_request_reply())
+    return thread_ts
+
+
+async def test_cant_get_this_blocks_the_request_and_offers_the_alternatives(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await investigating_with_a_request(bot)
+    (card,) = with_buttons(bot.bot_messages(thread_ts), "fm_cant_get")
+
+    await bot.click(card, action_prefix="fm_cant_get")
+    await bot.click(card, action_prefix="fm_cant_get")
+
+    case = await bot.case(thread_ts)
+    (request,) = case.evidence_requests
+    assert request.status is EvidenceStatus.BLOCKED
+    noted = text_of(bot.bot_messages(thread_ts)[-1])
+    assert "can't get “Payments error logs”" in noted
+    assert "docker logs payments" in noted
+    (whisper,) = slack.ephemerals(user=OPENER)
+    assert "already blocked" in whisper["text"]
+    header = text_of(bot.bot_messages(thread_ts)[0])
+    assert "Open evidence requests" not in header
+
+
+async def test_report_writes_the_case_report_into_the_thread_and_score_says_later(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    await bot.click(bot.bot_messages(thread_ts)[0], action_prefix="fm_close_case")
+    question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+    await bot.click(question, decision="yes")
+    assert (await bot.case(thread_ts)).status is CaseStatus.CLOSED
+    header = bot.bot_messages(thread_ts)[0]
+    bot.llm.script()  # the report is written from the template when the model has nothing
+
+    await bot.click(header, action_prefix="fm_report")
+    await bot.click(header, action_prefix="fm_score")
+
+    (upload,) = slack.calls_to("files.completeUploadExternal")
+    assert upload["thread_ts"] == thread_ts
+    assert "isn't available yet" in slack.ephemerals(user=OPENER)[-1]["text"]
+    case = await bot.case(thread_ts)
+    assert case.documentation.artifacts.case_report_generated
+
+
+async def test_a_listener_failure_tells_the_person_a_reference_and_no_exception_text(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    shortcut = slack.payloads.message_shortcut("fm_investigate").payload
+    del shortcut["message"]["ts"]
+    body = urlencode({"payload": json.dumps(shortcut)}).encode()
+    broken = SlackRequest(body, "application/x-www-form-urlencoded", shortcut, "interactive")
+
+    status, _ = await bot.send(broken)
+    await slack.wait_for("response_url")
+
+    assert status == 500
+    said = slack.responses[-1]["text"]
+    assert "reference" in said
+    assert "KeyError" not in said
+    assert all(b["type"] != "actions" for b in slack.responses[-1].get("blocks", []))

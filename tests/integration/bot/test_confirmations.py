@@ -1,0 +1,235 @@
+"""Clicks on confirmation prompts: every kind accepted and rejected, once, by allowed people."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from domain.base import utc_now
+from domain.case import Case
+from domain.confirmations import (
+    ConfirmationKind,
+    ConfirmationPayload,
+    ConfirmationState,
+    DeliverablesPayload,
+    PathChoicePayload,
+    RefutationPayload,
+    SolutionAppliedPayload,
+    SolutionVerifiedPayload,
+    StatusChangePayload,
+)
+from domain.engine.present import confirmation_prompt
+from domain.proposals import propose
+from domain.special_states import DocumentType
+from domain.status import CaseStatus
+from domain.verification import InvestigationPath
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import (
+    CHANNEL,
+    OPENER,
+    BotHarness,
+    buttons,
+    find_button,
+    text_of,
+    with_buttons,
+)
+from tests.integration.bot.replies import statement_reply
+from tests.unit.domain.builders import add_evidence, add_hypothesis, add_solution
+
+JsonDict = dict[str, Any]
+Build = Callable[[Case], ConfirmationPayload]
+
+
+async def open_case(bot: BotHarness, *, investigating: bool) -> str:
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+    if investigating:
+        (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+        await bot.click(question, decision="yes")
+        assert (await bot.case(thread_ts)).status is CaseStatus.INVESTIGATING
+    return thread_ts
+
+
+async def ask(bot: BotHarness, thread_ts: str, build: Build) -> JsonDict:
+    """Put a question to the thread the way a turn would (rules checked by `propose`)."""
+    case = await bot.case(thread_ts)
+    asked = propose(case, build(case), now=utc_now(), prompt="Shall I go ahead?")
+    services = bot.runtime.services
+    saved = await services.cases.save(case)
+    posted = await services.presenter.show_prompts(saved, [confirmation_prompt(asked)])
+    await services.cases.set_prompt_refs(saved, posted)
+    message = bot.slack.message(CHANNEL, posted[asked.confirmation_id])
+    assert message is not None
+    return message
+
+
+def _refutation(case: Case) -> ConfirmationPayload:
+    hypothesis = add_hypothesis(case)
+    evidence = add_evidence(case)
+    return RefutationPayload(
+        hypothesis_ids=[hypothesis.hypothesis_id], evidence_id=evidence.evidence_id
+    )
+
+
+def _applied(case: Case) -> ConfirmationPayload:
+    return SolutionAppliedPayload(solution_id=add_solution(case, mitigation=True).solution_id)
+
+
+def _verified(case: Case) -> ConfirmationPayload:
+    return SolutionVerifiedPayload(solution_id=add_solution(case).solution_id)
+
+
+def _path(case: Case) -> ConfirmationPayload:
+    return PathChoicePayload(
+        path=InvestigationPath.MITIGATION_FIRST, alternate=InvestigationPath.ROOT_CAUSE
+    )
+
+
+def _close(case: Case) -> ConfirmationPayload:
+    return StatusChangePayload(to_status=CaseStatus.CLOSED, reason="not worth it")
+
+
+def _report(case: Case) -> ConfirmationPayload:
+    return DeliverablesPayload(documents=[DocumentType.INCIDENT_REPORT])
+
+
+KINDS: dict[ConfirmationKind, tuple[Build, bool]] = {
+    ConfirmationKind.STATUS_CHANGE: (_close, False),
+    ConfirmationKind.PATH_CHOICE: (_path, True),
+    ConfirmationKind.REFUTATION: (_refutation, True),
+    ConfirmationKind.SOLUTION_APPLIED: (_applied, True),
+    ConfirmationKind.SOLUTION_VERIFIED: (_verified, True),
+}
+
+
+@pytest.mark.parametrize("decision", ["yes", "no"])
+async def test_the_problem_statement_is_confirmed_or_declined_by_a_click(
+    bot: BotHarness, slack: FakeSlack, decision: str
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+
+    assert await bot.click(question, decision=decision) == 200
+
+    rewritten = slack.message(CHANNEL, question["ts"])
+    assert rewritten is not None
+    assert buttons(rewritten) == []
+    assert f"<@{OPENER}> answered {decision}" in text_of(rewritten)
+    case = await bot.case(thread_ts)
+    expected = CaseStatus.INVESTIGATING if decision == "yes" else CaseStatus.CONSULTING
+    assert case.status is expected
+    header = bot.bot_messages(thread_ts)[0]
+    assert ("Investigating" in text_of(header)) is (decision == "yes")
+
+
+@pytest.mark.parametrize("decision", ["yes", "no"])
+@pytest.mark.parametrize("kind", list(KINDS))
+async def test_every_kind_of_question_is_answered_by_its_buttons(
+    bot: BotHarness, slack: FakeSlack, kind: ConfirmationKind, decision: str
+) -> None:
+    build, investigating = KINDS[kind]
+    thread_ts = await open_case(bot, investigating=investigating)
+    question = await ask(bot, thread_ts, build)
+
+    await bot.click(question, decision=decision)
+
+    case = await bot.case(thread_ts)
+    answered = next(c for c in case.confirmations if c.kind is kind)
+    assert answered.decision is not None
+    assert answered.decision.value == decision
+    accepted = decision == "yes" or kind is ConfirmationKind.PATH_CHOICE
+    wanted = ConfirmationState.ACCEPTED if accepted else ConfirmationState.REJECTED
+    assert answered.state is wanted
+    rewritten = slack.message(CHANNEL, question["ts"])
+    assert rewritten is not None
+    assert buttons(rewritten) == []
+    assert text_of(rewritten).lstrip().startswith("✅" if accepted else "❌")
+    assert slack.invalid_payloads == []
+
+
+@pytest.mark.parametrize("decision", ["yes", "no"])
+async def test_offered_deliverables_are_written_or_declined(
+    bot: BotHarness, slack: FakeSlack, decision: str
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    close = await ask(bot, thread_ts, _close)
+    await bot.click(close, decision="yes")
+    question = await ask(bot, thread_ts, _report)
+
+    await bot.click(question, decision=decision)
+
+    uploads = slack.calls_to("files.completeUploadExternal")
+    assert len(uploads) == (1 if decision == "yes" else 0)
+    case = await bot.case(thread_ts)
+    assert case.status is CaseStatus.CLOSED
+
+
+async def test_closing_asks_are_you_sure_before_yes_counts(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    header = bot.bot_messages(thread_ts)[0]
+
+    await bot.click(header, action_prefix="fm_close_case")
+
+    question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+    assert "close case" in text_of(question).lower()
+    yes = find_button(question, "fm_answer", "yes")
+    assert yes["confirm"]["title"]["text"] == "Are you sure?"
+    await bot.click(question, decision="yes")
+    case = await bot.case(thread_ts)
+    assert case.status is CaseStatus.CLOSED
+    assert case.closure_reason is not None
+    header = bot.bot_messages(thread_ts)[0]
+    assert [b["action_id"] for b in buttons(header)] == ["fm_report", "fm_score"]
+
+
+async def test_a_double_click_applies_once_and_says_so_privately(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+
+    await bot.click(question, decision="yes", settle=False)
+    await bot.click(question, decision="yes", settle=False)
+    await bot.settle(expect=2)
+
+    case = await bot.case(thread_ts)
+    assert case.status is CaseStatus.INVESTIGATING
+    assert len(case.status_history) == 1
+    (whisper,) = slack.ephemerals(user=OPENER)
+    assert "already answered" in whisper["text"]
+
+
+async def test_a_click_by_someone_outside_the_case_changes_nothing(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+
+    await bot.click(question, decision="yes", user="W999")
+
+    case = await bot.case(thread_ts)
+    assert case.status is CaseStatus.CONSULTING
+    (whisper,) = slack.ephemerals(user="W999")
+    assert "Only the people working on this case" in whisper["text"]
+    still = slack.message(CHANNEL, question["ts"])
+    assert still is not None
+    assert buttons(still) != []
+
+
+async def test_a_click_on_a_replaced_question_says_it_no_longer_applies(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=True)
+    first = await ask(bot, thread_ts, _path)
+    await ask(bot, thread_ts, _path)
+
+    await bot.click(first, decision="yes")
+
+    (whisper,) = slack.ephemerals(user=OPENER)
+    assert "no longer applies" in whisper["text"]
+    case = await bot.case(thread_ts)
+    states = [c.state for c in case.confirmations if c.kind is ConfirmationKind.PATH_CHOICE]
+    assert states == [ConfirmationState.SUPERSEDED, ConfirmationState.PENDING]

@@ -1,0 +1,109 @@
+"""Crashes, restarts, shutdowns: unfinished work resumes once; fifty cases at once all answered."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sqlalchemy import select
+
+from domain.records import InboxStatus
+from storage.tables import InboxRow
+from tests.fakes.knowledge import FakeKnowledge
+from tests.fakes.llm_server import FakeLLMServer, delayed
+from tests.fakes.slack_samples import next_ts
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import CHANNEL, MENTION, BotHarness, eventually, text_of
+from tests.integration.bot.replies import chat_reply, statement_reply
+
+
+async def crash(harness: BotHarness) -> None:
+    """The process dies mid-turn: nothing is finished or released."""
+    await harness.runtime.worker.abort()
+    await harness.session.close()
+    await harness.server.close()
+    await harness.runtime.database.dispose()
+
+
+async def wait_for_text(harness: BotHarness, thread_ts: str, text: str) -> None:
+    await eventually(lambda: any(text in text_of(m) for m in harness.bot_messages(thread_ts)))
+
+
+async def test_a_turn_cut_by_a_crash_completes_once_after_the_restart(
+    slack: FakeSlack, llm: FakeLLMServer, knowledge: FakeKnowledge, tmp_path: Path
+) -> None:
+    first = await BotHarness.start(slack, llm, tmp_path, knowledge=knowledge)
+    thread_ts = await first.mention("db-1 is down", statement_reply())
+    await first.reply(
+        thread_ts,
+        "any news?",
+        delayed({"agent_response": "lost", "state_updates": {}}, 2),
+        settle=False,
+    )
+    await wait_for_text(first, thread_ts, "Looking at this")
+    await eventually(lambda: len(llm.requests) == 2)  # the model is on the second turn
+    await crash(first)
+
+    llm.script(chat_reply("Answer after the restart."))
+    second = await BotHarness.start(slack, llm, tmp_path, knowledge=knowledge)
+    try:
+        await second.settle(expect=0)
+        case = await second.case(thread_ts)
+        statuses = await inbox_statuses(second)
+    finally:
+        await second.stop()
+
+    texts = [text_of(m) for m in second.bot_messages(thread_ts)]
+    assert len(texts) == 4, "header, first answer, its question, and one reply"
+    assert "Answer after the restart." in texts[-1]
+    assert not any("Looking at this" in t for t in texts)
+    assert case.current_turn == 2
+    assert statuses == [InboxStatus.DONE.value] * 2
+
+
+async def inbox_statuses(harness: BotHarness) -> list[str]:
+    async with harness.runtime.database.connect() as connection:
+        rows = await connection.execute(select(InboxRow.status).order_by(InboxRow.item_id))
+        return [row[0] for row in rows]
+
+
+async def test_shutdown_lets_a_running_turn_finish_within_the_grace_period(
+    slack: FakeSlack, llm: FakeLLMServer, knowledge: FakeKnowledge, tmp_path: Path
+) -> None:
+    harness = await BotHarness.start(slack, llm, tmp_path, knowledge=knowledge)
+    thread_ts = await harness.mention("db-1 is down", statement_reply())
+    await harness.reply(
+        thread_ts,
+        "any news?",
+        delayed({"agent_response": "Finished before shutdown.", "state_updates": {}}, 1),
+        settle=False,
+    )
+    await wait_for_text(harness, thread_ts, "Looking at this")
+
+    await harness.stop()
+
+    texts = [text_of(m) for m in harness.bot_messages(thread_ts)]
+    assert any("Finished before shutdown." in t for t in texts)
+    assert not any("Looking at this" in t for t in texts)
+
+
+async def test_fifty_cases_opened_at_once_are_all_answered(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    bot.llm.script(*(statement_reply() for _ in range(50)))
+    threads = [next_ts() for _ in range(50)]
+    requests = [
+        slack.payloads.message(f"{MENTION} service {n} is down", channel=CHANNEL, ts=ts)
+        for n, ts in enumerate(threads)
+    ]
+
+    statuses = await asyncio.gather(*(bot.send(r) for r in requests))
+    await bot.settle(expect=50, seconds=120)
+
+    assert {status for status, _ in statuses} == {200}
+    for ts in threads:
+        messages = [text_of(m) for m in bot.bot_messages(ts)]
+        assert len(messages) == 3, messages
+        assert not any("Looking at this" in t for t in messages)
+    assert len(bot.llm.requests) == 50
+    assert slack.invalid_payloads == []

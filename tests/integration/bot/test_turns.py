@@ -1,0 +1,166 @@
+"""Turns in a case thread: every human message counts, bots never do, each delivery once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.fakes.llm_server import delayed, status
+from tests.fakes.slack_samples import next_ts
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import CHANNEL, OPENER, SRE, BotHarness, eventually, text_of
+from tests.integration.bot.replies import chat_reply, statement_reply
+
+
+async def test_later_messages_in_the_thread_are_turns_without_mentioning_the_bot(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("checkout is slow", statement_reply())
+
+    await bot.reply(thread_ts, "it started after the 14:00 deploy", chat_reply("Noted the deploy."))
+    await bot.reply(thread_ts, "p99 is 4s", chat_reply("4 s p99 is far above normal."), user=SRE)
+
+    texts = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert any("Noted the deploy." in t for t in texts)
+    assert any("4 s p99 is far above normal." in t for t in texts)
+    case = await bot.case(thread_ts)
+    assert case.current_turn == 3
+    assert SRE in case.participants
+    assert len(bot.llm.requests) == 3
+    assert not any("Looking at this" in t for t in texts)
+    assert slack.invalid_payloads == []
+
+
+async def test_a_placeholder_shows_while_the_model_thinks_and_is_replaced(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    bot.llm.script(delayed({"agent_response": "Slow answer.", "state_updates": {}}, 1.5))
+
+    await bot.reply(thread_ts, "any idea?", settle=False)
+    await eventually(lambda: len(bot.llm.requests) == 2)
+    during = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    await bot.settle()
+    after = [text_of(m) for m in bot.bot_messages(thread_ts)]
+
+    assert any("Looking at this" in t for t in during)
+    assert not any("Looking at this" in t for t in after)
+    assert any("Slow answer." in t for t in after)
+    assert len(after) == len(during)
+
+
+async def test_messages_arriving_during_a_turn_are_answered_together_in_the_next_one(
+    bot: BotHarness,
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    bot.llm.script(
+        delayed({"agent_response": "First answer.", "state_updates": {}}, 1.5),
+        chat_reply("Both later messages answered."),
+    )
+    await bot.reply(thread_ts, "first", settle=False)
+    await eventually(lambda: len(bot.llm.requests) == 2)  # the first turn is with the model
+    await bot.reply(thread_ts, "second", settle=False)
+    await bot.reply(thread_ts, "third", settle=False)
+    await eventually(lambda: len(bot.recorded) == 4)
+    assert len(bot.llm.requests) == 2, "both arrived while the first turn was running"
+    await bot.settle(expect=3)
+
+    assert len(bot.llm.requests) == 3, "the two later messages made one turn, not two"
+    last_prompt = str(bot.llm.requests[-1]["messages"])
+    assert "second" in last_prompt
+    assert "third" in last_prompt
+    case = await bot.case(thread_ts)
+    assert case.current_turn == 3
+
+
+async def test_messages_from_bots_never_trigger_turns(bot: BotHarness, slack: FakeSlack) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    calls_before = len(bot.llm.requests)
+
+    other_bot = slack.payloads.bot_message("I am another bot", thread_ts=thread_ts)
+    ours = slack.payloads.bot_message("echo", bot_id="B0FMBOT", user="U0FMBOT", thread_ts=thread_ts)
+    for request in (other_bot, ours):
+        status_code, _ = await bot.send(request)
+        assert status_code == 200
+    await asyncio.sleep(0.3)
+    await bot.settle(expect=0)
+
+    assert len(bot.llm.requests) == calls_before
+    assert bot.recorded[-1].kind == "open_case"
+
+
+async def test_messages_in_threads_that_are_not_cases_are_ignored(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    parent = slack.add_message(CHANNEL, "lunch?", user=SRE)
+
+    status_code, _ = await bot.send(
+        slack.payloads.message("pizza", channel=CHANNEL, thread_ts=parent["ts"], user=OPENER)
+    )
+    await asyncio.sleep(0.3)
+
+    assert status_code == 200
+    assert bot.recorded == []
+    assert slack.calls_to("chat.postMessage") == []
+
+
+async def test_a_duplicate_delivery_of_an_event_is_answered_once(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    bot.llm.script(statement_reply())
+    ts = next_ts()
+    request = slack.payloads.message("<@U0FMBOT> db-1 is down", channel=CHANNEL, ts=ts)
+
+    first, _ = await bot.send(request)
+    await bot.settle()
+    again, _ = await bot.send(request)  # Slack retries with the same event_id
+    await asyncio.sleep(0.3)
+    await bot.settle(expect=0)
+
+    assert (first, again) == (200, 200)
+    assert len(bot.llm.requests) == 1
+    assert len(bot.bot_messages(ts)) == 3  # header, answer, question
+
+
+async def test_with_the_model_down_the_thread_gets_one_clear_sentence_and_the_next_turn_works(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+
+    await bot.reply(thread_ts, "any news?", status(500), status(500), status(500))
+    down = bot.bot_messages(thread_ts)[-1]
+    await bot.reply(thread_ts, "and now?", chat_reply("Back online: here is my answer."))
+
+    assert "language model is unreachable" in text_of(down)
+    assert "Traceback" not in text_of(down)
+    assert "Back online: here is my answer." in text_of(bot.bot_messages(thread_ts)[-1])
+
+
+async def test_a_model_timeout_leaves_the_case_unchanged_and_says_so(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    before = await bot.case(thread_ts)
+
+    await bot.reply(
+        thread_ts, "any news?", delayed({"agent_response": "too late", "state_updates": {}}, 3)
+    )
+
+    answer = text_of(bot.bot_messages(thread_ts)[-1])
+    assert "did not answer in time" in answer
+    assert "too late" not in answer
+    after = await bot.case(thread_ts)
+    assert after.current_turn == before.current_turn
+
+
+async def test_a_failure_on_our_side_shows_a_reference_and_no_exception_text(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    slack.fail_next("chat.update", error="msg_too_long", times=2)
+
+    await bot.reply(thread_ts, "hello?", chat_reply("You will not see this."))
+
+    last = text_of(bot.bot_messages(thread_ts)[-1])
+    assert "reference" in last
+    assert "msg_too_long" not in last
+    assert "SlackApiError" not in last

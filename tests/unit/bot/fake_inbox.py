@@ -1,0 +1,65 @@
+"""An in-memory durable inbox with the SQL one's claiming rules (one item per case key)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from domain.records import InboxItem, InboxStatus
+
+
+@dataclass
+class MemoryInbox:
+    """InboxRepository in memory."""
+
+    items: list[InboxItem] = field(default_factory=list)
+    locked_at: dict[int, datetime] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    async def enqueue(self, item: InboxItem) -> bool:
+        if any(i.dedup_key == item.dedup_key for i in self.items):
+            return False
+        self.items.append(item.model_copy(update={"item_id": next(self._ids)}))
+        return True
+
+    async def claim(self, *, now: datetime, limit: int = 10) -> list[InboxItem]:
+        busy = {i.case_key for i in self.items if i.status is InboxStatus.PROCESSING}
+        claimed: list[InboxItem] = []
+        for item in self.items:
+            if len(claimed) >= limit or item.status is not InboxStatus.PENDING:
+                continue
+            if item.available_at > now or (item.case_key is not None and item.case_key in busy):
+                continue
+            item.status = InboxStatus.PROCESSING
+            item.attempts += 1
+            assert item.item_id is not None
+            self.locked_at[item.item_id] = now
+            if item.case_key is not None:
+                busy.add(item.case_key)
+            claimed.append(item.model_copy())
+        return claimed
+
+    async def complete(self, item_id: int) -> None:
+        self._get(item_id).status = InboxStatus.DONE
+
+    async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
+        item = self._get(item_id)
+        item.last_error = error
+        item.status = InboxStatus.FAILED if retry_at is None else InboxStatus.PENDING
+
+    async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
+        released = 0
+        for item in self.items:
+            assert item.item_id is not None
+            locked = self.locked_at.get(item.item_id)
+            if item.status is InboxStatus.PROCESSING and locked and locked <= now - older_than:
+                item.status = InboxStatus.PENDING
+                released += 1
+        return released
+
+    def statuses(self) -> dict[str, InboxStatus]:
+        return {i.dedup_key: i.status for i in self.items}
+
+    def _get(self, item_id: int) -> InboxItem:
+        return next(i for i in self.items if i.item_id == item_id)

@@ -1,0 +1,178 @@
+"""The worker: per-case order, bounded concurrency, coalescing, failures, restart and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.worker import Worker
+from domain.records import InboxItem, InboxStatus
+from tests.fakes.clock import START, FakeClock
+from tests.unit.bot.fake_inbox import MemoryInbox
+
+
+def item(key: str, case: str | None = "A", kind: str = "message") -> InboxItem:
+    return InboxItem(
+        dedup_key=key, team_id="T1", case_key=case, kind=kind, available_at=START, created_at=START
+    )
+
+
+@dataclass
+class Recorder:
+    """Handles items: remembers the order, optionally blocks, fails on demand."""
+
+    gate: asyncio.Event | None = None
+    fail: set[str] = field(default_factory=set)
+    handled: list[tuple[str, list[str]]] = field(default_factory=list)
+    running: int = 0
+    most_at_once: int = 0
+    reported: list[tuple[str, str]] = field(default_factory=list)
+
+    async def handle(self, current: InboxItem, followers: Sequence[InboxItem]) -> None:
+        self.running += 1
+        self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            if self.gate is not None:
+                await self.gate.wait()
+            if current.dedup_key in self.fail:
+                raise RuntimeError("secret upload content")
+            self.handled.append((current.dedup_key, [f.dedup_key for f in followers]))
+        finally:
+            self.running -= 1
+
+    async def report(self, current: InboxItem, error: BaseException, reference: str) -> None:
+        self.reported.append((current.dedup_key, reference))
+
+
+async def record(inbox: MemoryInbox, worker: Worker, *items: InboxItem) -> None:
+    for one in items:
+        assert await inbox.enqueue(one)
+        worker.notify(one)
+
+
+def make(inbox: MemoryInbox, recorder: Recorder, concurrency: int = 4) -> Worker:
+    return Worker(
+        inbox=inbox,
+        handle=recorder.handle,
+        report=recorder.report,
+        clock=FakeClock(),
+        concurrency=concurrency,
+        poll_interval_s=0.05,
+    )
+
+
+async def test_items_of_one_case_run_in_order_and_later_messages_ride_along() -> None:
+    inbox, recorder = MemoryInbox(), Recorder()
+    worker = make(inbox, recorder)
+    await record(inbox, worker, item("m1"), item("m2"), item("m3"))
+
+    await worker.start()
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert recorder.handled == [("m1", ["m2", "m3"])]
+    assert set(inbox.statuses().values()) == {InboxStatus.DONE}
+
+
+async def test_a_click_between_messages_stops_the_coalescing_so_order_is_kept() -> None:
+    inbox, recorder = MemoryInbox(), Recorder()
+    worker = make(inbox, recorder)
+    await record(inbox, worker, item("m1"), item("c1", kind="click"), item("m2"))
+
+    await worker.start()
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert recorder.handled == [("m1", []), ("c1", []), ("m2", [])]
+
+
+async def test_messages_arriving_during_a_turn_make_the_next_turn_together() -> None:
+    gate = asyncio.Event()
+    inbox, recorder = MemoryInbox(), Recorder(gate=gate)
+    worker = make(inbox, recorder)
+    await worker.start()
+    await record(inbox, worker, item("m1"))
+    await asyncio.sleep(0.1)
+    await record(inbox, worker, item("m2"), item("m3"))
+    gate.set()
+
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert recorder.handled == [("m1", []), ("m2", ["m3"])]
+
+
+async def test_cases_run_side_by_side_up_to_the_concurrency_limit() -> None:
+    gate = asyncio.Event()
+    inbox, recorder = MemoryInbox(), Recorder(gate=gate)
+    worker = make(inbox, recorder, concurrency=3)
+    await record(inbox, worker, *(item(f"m{n}", case=f"K{n}") for n in range(8)))
+
+    await worker.start()
+    await asyncio.sleep(0.2)
+    running_now = recorder.running
+    gate.set()
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert running_now == 3
+    assert recorder.most_at_once == 3
+    assert len(recorder.handled) == 8
+
+
+async def test_a_failure_is_reported_with_a_reference_and_never_its_text() -> None:
+    inbox, recorder = MemoryInbox(), Recorder(fail={"m1"})
+    worker = make(inbox, recorder)
+    await record(inbox, worker, item("m1"), item("m2"))
+
+    await worker.start()
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    ((failed, reference),) = recorder.reported
+    assert failed == "m1"
+    assert inbox.statuses() == {"m1": InboxStatus.FAILED, "m2": InboxStatus.DONE}
+    assert inbox.items[0].last_error == f"RuntimeError (ref {reference})"
+    assert recorder.handled == [("m2", [])], "the follower of a failed turn runs on its own"
+
+
+async def test_work_left_by_a_crash_is_resumed_on_start() -> None:
+    gate = asyncio.Event()
+    inbox, recorder = MemoryInbox(), Recorder(gate=gate)
+    crashed = make(inbox, recorder)
+    await record(inbox, crashed, item("m1"))
+    await crashed.start()
+    await asyncio.sleep(0.1)
+    await crashed.abort()
+    assert inbox.statuses() == {"m1": InboxStatus.PROCESSING}
+
+    gate.set()
+    restarted = make(inbox, recorder)
+    resumed = await restarted.start()
+    await restarted.wait_idle(5)
+    await restarted.stop()
+
+    assert resumed == 1
+    assert recorder.handled == [("m1", [])]
+    assert inbox.statuses() == {"m1": InboxStatus.DONE}
+
+
+@pytest.mark.parametrize(("grace", "finished"), [(2.0, True), (0.05, False)])
+async def test_stopping_drains_running_items_within_the_grace_period(
+    grace: float, finished: bool
+) -> None:
+    inbox, recorder = MemoryInbox(), Recorder(gate=asyncio.Event())
+    worker = make(inbox, recorder)
+    await record(inbox, worker, item("m1"))
+    await worker.start()
+    await asyncio.sleep(0.1)
+    assert recorder.gate is not None
+    asyncio.get_running_loop().call_later(0.3, recorder.gate.set)
+
+    await worker.stop(grace_s=grace)
+
+    status = inbox.statuses()["m1"]
+    assert status is (InboxStatus.DONE if finished else InboxStatus.PROCESSING)
