@@ -44,6 +44,13 @@ def new_case(**fields: object) -> Case:
     return Case.model_validate(base)
 
 
+def answer_yes(
+    case: Case, cf: object, by: str = OPENER, decision: Decision = Decision.YES
+) -> object:
+    """Answer a confirmation a minute after NOW."""
+    return answer(case, cf.confirmation_id, by=by, decision=decision, now=later())  # type: ignore[attr-defined]
+
+
 def triaged_case() -> Case:
     """A consulting case whose problem is triaged and formalised, awaiting confirmation."""
     case = new_case()
