@@ -1,0 +1,246 @@
+"""Applying an investigating reply (seed §11.10): milestones, solutions, verification and path."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from domain.confirmations import (
+    PathChoicePayload,
+    SolutionAppliedPayload,
+    SolutionVerifiedPayload,
+    StatusChangePayload,
+)
+from domain.engine.apply import apply_reply
+from domain.status import CaseStatus
+from domain.verification import InvestigationPath, TemporalState, UrgencyLevel
+from tests.unit.domain.builders import NOW, add_solution, investigating_case
+from tests.unit.domain.engine.helpers import investigating, said
+from tests.unit.domain.engine.investigation_cases import VERIFIED, ctx_for, evidence, verified_case
+
+
+def test_milestones_never_go_back_and_human_actions_are_withheld() -> None:
+    case = investigating_case()
+    case.progress.symptom_verified = True
+    mitigation = add_solution(case, mitigation=True, title="Fail over to replica")
+    fix = add_solution(case, title="Raise pool size")
+    ctx = ctx_for(case, said("done, failed over and errors are gone"))
+
+    apply_reply(
+        ctx,
+        investigating(
+            milestones={
+                "symptom_verified": False,
+                "mitigation_applied": True,
+                "solution_applied": True,
+                "solution_verified": True,
+            },
+        ),
+    )
+
+    progress = case.progress
+    assert progress.symptom_verified
+    assert not progress.mitigation_applied
+    assert not progress.solution_applied
+    assert not progress.solution_verified
+    payloads = [c.payload for c in ctx.log.proposed]
+    assert payloads == [
+        SolutionVerifiedPayload(solution_id=fix.solution_id),
+        SolutionAppliedPayload(solution_id=mitigation.solution_id),
+    ]
+    assert "resolves the case" in ctx.log.proposed[0].prompt
+
+
+def test_a_named_verification_carries_its_evidence() -> None:
+    case = investigating_case()
+    fix = add_solution(case)
+    ctx = ctx_for(case, said("error rate 0% after the rollback"))
+
+    apply_reply(
+        ctx,
+        investigating(
+            evidence_to_add=[evidence(summary="0% errors since 15:10")],
+            verified_solution_id=fix.solution_id,
+            verification_evidence_id="E1",
+            applied_solution_id=fix.solution_id,
+        ),
+    )
+
+    (confirmation,) = ctx.log.proposed
+    assert confirmation.payload == SolutionVerifiedPayload(
+        solution_id=fix.solution_id, evidence_id=case.evidence[0].evidence_id
+    )
+
+
+def test_a_verified_mitigation_is_asked_about_without_resolving() -> None:
+    case = investigating_case()
+    mitigation = add_solution(case, mitigation=True)
+    ctx = ctx_for(case)
+
+    apply_reply(ctx, investigating(verified_solution_id=mitigation.solution_id))
+
+    assert ctx.log.proposed[0].prompt.endswith("records it as verified.")
+
+
+def test_reported_milestones_without_a_matching_solution_ask_nothing() -> None:
+    case = investigating_case()
+    ctx = ctx_for(case)
+
+    apply_reply(ctx, investigating(milestones={"solution_applied": True}))
+
+    assert ctx.log.proposed == []
+    assert ctx.log.ignored == ["a solution milestone was reported but no matching solution exists"]
+
+
+def test_already_applied_solutions_are_not_asked_about_again() -> None:
+    case = investigating_case()
+    fix = add_solution(case)
+    fix.applied_at = fix.verified_at = NOW
+
+    ctx = ctx_for(case)
+    apply_reply(
+        ctx,
+        investigating(applied_solution_id=fix.solution_id, verified_solution_id=fix.solution_id),
+    )
+
+    assert ctx.log.proposed == []
+
+
+def test_solutions_are_proposed_with_unsafe_commands_withheld() -> None:
+    case = verified_case()
+    case.progress.root_cause_identified = True
+    ctx = ctx_for(case)
+
+    apply_reply(
+        ctx,
+        investigating(
+            solutions_to_add=[
+                {
+                    "solution_type": "rollback",
+                    "title": "Roll back to v2.1.2",
+                    "immediate_action": "kubectl rollout undo deployment/api",
+                    "implementation_steps": [
+                        "Ask the api owners to roll back",
+                        "sudo systemctl restart api",
+                    ],
+                    "commands": [
+                        "kubectl rollout status deployment/api",
+                        "kubectl delete pod -l app=api",
+                    ],
+                },
+            ],
+        ),
+    )
+
+    (solution,) = case.solutions
+    assert solution.commands == ["kubectl rollout status deployment/api"]
+    assert solution.immediate_action == "(command withheld: it rolls a workload back)"
+    assert solution.implementation_steps[0] == "Ask the api owners to roll back"
+    assert "systemctl" not in solution.implementation_steps[1]
+    assert case.progress.solution_proposed
+    assert len(ctx.log.safety.removed) == 3
+
+
+def test_verification_facts_merge_and_the_matrix_picks_the_path() -> None:
+    case = investigating_case()
+    case.problem_verification.affected_services = ["payments"]  # type: ignore[union-attr]
+    ctx = ctx_for(case)
+
+    apply_reply(
+        ctx,
+        investigating(
+            milestones=VERIFIED,
+            verification_updates={
+                "affected_services": ["payments", "checkout"],
+                "severity": "HIGH",
+                "temporal_state": "ongoing",
+                "urgency_level": "high",
+                "started_at": "2026-11-21T14:05:00",
+                "recent_changes": [
+                    {
+                        "description": "deploy v2.1.3",
+                        "occurred_at": "2026-11-21T14:02:00Z",
+                        "change_type": "deployment",
+                    }
+                ],
+            },
+        ),
+    )
+
+    pv = case.problem_verification
+    assert pv is not None
+    assert pv.affected_services == ["payments", "checkout"]
+    assert pv.started_at == datetime(2026, 11, 21, 14, 5, tzinfo=UTC)
+    assert (pv.temporal_state, pv.urgency_level) == (TemporalState.ONGOING, UrgencyLevel.HIGH)
+    assert pv.recent_changes[0].description == "deploy v2.1.3"
+    assert pv.verified_at == NOW
+    assert case.path is InvestigationPath.MITIGATION_FIRST
+    assert ctx.log.proposed == []
+
+
+def test_an_ambiguous_case_lets_the_people_choose_the_path() -> None:
+    case = investigating_case()
+    ctx = ctx_for(case)
+
+    apply_reply(
+        ctx,
+        investigating(
+            milestones=VERIFIED,
+            verification_updates={"temporal_state": "ongoing", "urgency_level": "medium"},
+        ),
+    )
+
+    assert case.path is InvestigationPath.USER_CHOICE
+    (confirmation,) = ctx.log.proposed
+    assert confirmation.payload == PathChoicePayload(
+        path=InvestigationPath.MITIGATION_FIRST, alternate=InvestigationPath.ROOT_CAUSE
+    )
+
+
+def test_verification_updates_create_the_record_if_missing() -> None:
+    case = investigating_case()
+    case.problem_verification = None
+
+    apply_reply(ctx_for(case), investigating(verification_updates={"severity": "LOW"}))
+
+    assert case.problem_verification is not None
+    assert case.problem_verification.symptom_statement == case.consulting.proposed_problem_statement
+
+
+def test_the_path_is_selected_once() -> None:
+    case = investigating_case()
+    ctx = ctx_for(case)
+    apply_reply(
+        ctx,
+        investigating(
+            milestones=VERIFIED,
+            verification_updates={"temporal_state": "historical", "urgency_level": "low"},
+        ),
+    )
+    assert case.path is InvestigationPath.ROOT_CAUSE
+
+    apply_reply(
+        ctx,
+        investigating(
+            verification_updates={"temporal_state": "ongoing", "urgency_level": "critical"}
+        ),
+    )
+
+    assert case.path is InvestigationPath.ROOT_CAUSE
+
+
+def test_asking_to_resolve_names_the_fix() -> None:
+    case = investigating_case()
+    ctx = ctx_for(case)
+
+    apply_reply(
+        ctx,
+        investigating(
+            status_change_request={"to_status": "resolved", "resolution_summary": "rolled back"}
+        ),
+    )
+
+    (confirmation,) = ctx.log.proposed
+    assert isinstance(confirmation.payload, StatusChangePayload)
+    assert confirmation.payload.resolution_summary == "rolled back"
+    assert "Root cause: not identified · Fix: rolled back" in confirmation.prompt
+    assert case.status is CaseStatus.INVESTIGATING
