@@ -29,6 +29,7 @@ from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
 from tests.fakes.slack_state import BOT_USER_ID, TEAM_ID
 
+MODEL_TIMEOUT_S = 4.0
 BOT_TOKEN = "xoxb-test"
 APP_TOKEN = "xapp-1-test"
 SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -83,7 +84,8 @@ class BotHarness:
         settings = bot_settings(slack, data_dir, **extra)
         chosen: dict[str, Any] = {
             "knowledge": knowledge,
-            "llm": gateway_for(model_server).gateway,
+            # Generous enough that a scripted 1.5 s reply never times out on a loaded CI machine.
+            "llm": gateway_for(model_server, timeout_s=MODEL_TIMEOUT_S).gateway,
             "poll_interval_s": 0.2,
             **options,
         }

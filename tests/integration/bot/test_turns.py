@@ -7,7 +7,15 @@ import asyncio
 from tests.fakes.llm_server import delayed, status
 from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
-from tests.integration.bot.harness import CHANNEL, OPENER, SRE, BotHarness, eventually, text_of
+from tests.integration.bot.harness import (
+    CHANNEL,
+    MODEL_TIMEOUT_S,
+    OPENER,
+    SRE,
+    BotHarness,
+    eventually,
+    text_of,
+)
 from tests.integration.bot.replies import chat_reply, statement_reply
 
 
@@ -142,7 +150,9 @@ async def test_a_model_timeout_leaves_the_case_unchanged_and_says_so(
     before = await bot.case(thread_ts)
 
     await bot.reply(
-        thread_ts, "any news?", delayed({"agent_response": "too late", "state_updates": {}}, 3)
+        thread_ts,
+        "any news?",
+        delayed({"agent_response": "too late", "state_updates": {}}, MODEL_TIMEOUT_S + 1),
     )
 
     answer = text_of(bot.bot_messages(thread_ts)[-1])
