@@ -47,7 +47,7 @@ from bot.slack_surface import SlackSurface
 from bot.worker import Worker
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
-from domain.llm import LLMPort, MemoryCallRecorder
+from domain.llm import LLMCallRecorder, LLMPort
 from domain.ports import Clock
 from rag.embedding_model import resolve_model_path
 from rag.embeddings import load_model
@@ -128,7 +128,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     await asyncio.to_thread(upgrade, settings.database_url)
     database = create_engine(settings.database_url)
     repositories = build_repositories(make_session_factory(database))
-    llm = options.llm or build_llm(settings, clock)
+    llm = options.llm or build_llm(settings, clock, repositories.llm_calls)
     knowledge, stats = await _knowledge(settings, options, repositories)
     engine = TurnEngine(llm=llm, knowledge=knowledge, clock=clock)
     client = None if options.surface else build_slack_client(settings)
@@ -167,8 +167,8 @@ async def _warm_up(settings: Settings) -> None:
         logger.warning("the embedding model could not be loaded; run `fm doctor`", exc_info=True)
 
 
-def build_llm(settings: Settings, clock: Clock) -> LLMPort:
-    """The litellm gateway (disabled when no model is configured)."""
+def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LLMPort:
+    """The litellm gateway (disabled when no model is configured); every call is recorded."""
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     config = GatewayConfig(
         model=settings.llm_model,
@@ -179,7 +179,7 @@ def build_llm(settings: Settings, clock: Clock) -> LLMPort:
         timeout_s=settings.llm_timeout_s,
         fallback_models=settings.fallback_models,
     )
-    return LiteLLMGateway(config, recorder=MemoryCallRecorder(), clock=clock)
+    return LiteLLMGateway(config, recorder=recorder, clock=clock)
 
 
 def build_slack_client(settings: Settings) -> AsyncWebClient:

@@ -281,4 +281,7 @@ class LiteLLMGateway:
         )
         if self._clock is not None:
             record = record.model_copy(update={"at": self._clock.now()})
-        await self._recorder.record(record)
+        try:
+            await self._recorder.record(record)
+        except Exception:  # the record is bookkeeping: losing it must not lose the reply
+            logger.warning("could not record an LLM call of %s", call.template, exc_info=True)

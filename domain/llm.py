@@ -85,7 +85,7 @@ class LLMCallRecorder(Protocol):
 
 
 class MemoryCallRecorder:
-    """Keeps the newest call records in memory (tests, and until a table exists)."""
+    """Keeps the newest call records in memory (tests, and tools that run without a database)."""
 
     def __init__(self, *, limit: int = 1000) -> None:
         self._limit = limit

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from domain.case import Case
 from domain.confirmations import PendingConfirmation
+from domain.llm import LLMCallRecord
 from domain.records import (
     AuditEntry,
     ConversationMessage,
@@ -133,6 +134,18 @@ class AuditRepository(Protocol):
 
     async def list_for_case(self, case_id: str) -> list[AuditEntry]:
         """A case's entries, oldest first."""
+        ...
+
+
+class LLMCallRepository(Protocol):
+    """Every LLM call's record (model, template and hash, latency, tokens, cost, outcome)."""
+
+    async def record(self, record: LLMCallRecord) -> None:
+        """Append one call's record."""
+        ...
+
+    async def list_for_case(self, case_id: str) -> list[LLMCallRecord]:
+        """A case's calls, oldest first."""
         ...
 
 

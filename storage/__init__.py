@@ -11,6 +11,7 @@ from domain.ports import (
     CaseRepository,
     FileRepository,
     InboxRepository,
+    LLMCallRepository,
     MessageRepository,
     ScoreRepository,
 )
@@ -19,6 +20,7 @@ from storage.cases import SqlCaseRepository
 from storage.conversation import SqlMessageRepository
 from storage.files import SqlFileRepository
 from storage.inbox import SqlInboxRepository
+from storage.llm_calls import SqlLLMCallRepository
 from storage.scores import SqlScoreRepository
 
 
@@ -32,6 +34,7 @@ class Repositories:
     inbox: InboxRepository
     audit: AuditRepository
     scores: ScoreRepository
+    llm_calls: LLMCallRepository
 
 
 def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Repositories:
@@ -43,6 +46,7 @@ def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Rep
         inbox=SqlInboxRepository(session_factory),
         audit=SqlAuditRepository(session_factory),
         scores=SqlScoreRepository(session_factory),
+        llm_calls=SqlLLMCallRepository(session_factory),
     )
 
 
@@ -52,6 +56,7 @@ __all__ = [
     "SqlCaseRepository",
     "SqlFileRepository",
     "SqlInboxRepository",
+    "SqlLLMCallRepository",
     "SqlMessageRepository",
     "SqlScoreRepository",
     "build_repositories",

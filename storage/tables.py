@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -232,3 +233,23 @@ class AuditRow(Base):
     detail: Mapped[dict[str, Any]] = mapped_column(Data)
     source: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class LLMCallRow(Base):
+    """One LLM call's record; no foreign key, so the cost of a deleted case stays accountable."""
+
+    __tablename__ = "llm_calls"
+    __table_args__ = (Index(None, "case_id", "at"),)
+
+    id: Mapped[int] = mapped_column(BigIntegerPK, primary_key=True, autoincrement=True)
+    case_id: Mapped[str | None] = mapped_column(String(40))
+    model: Mapped[str] = mapped_column(String(255))
+    template: Mapped[str] = mapped_column(String(128))
+    template_hash: Mapped[str] = mapped_column(String(64))
+    latency_ms: Mapped[int] = mapped_column(Integer)
+    prompt_tokens: Mapped[int | None] = mapped_column(Integer)
+    completion_tokens: Mapped[int | None] = mapped_column(Integer)
+    cost_usd: Mapped[float | None] = mapped_column(Float)
+    outcome: Mapped[str] = mapped_column(String(32), index=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)

@@ -24,6 +24,7 @@ TABLES = {
     "inbox",
     "session_scores",
     "audit_log",
+    "llm_calls",
 }
 
 
@@ -51,7 +52,7 @@ def _indexes(connection: Connection, table: str) -> dict[str, dict[str, Any]]:
 
 async def test_migrations_go_up_down_and_up_again(database_url: str) -> None:
     head = head_revision()
-    assert head == "0001"
+    assert head == "0002"
     assert await asyncio.to_thread(current_revision, database_url) is None
 
     await asyncio.to_thread(upgrade, database_url)
@@ -100,9 +101,17 @@ def test_upgrade_creates_the_directory_of_a_sqlite_file(tmp_path: Path) -> None:
     assert current_revision(url) == head_revision()
 
 
-@pytest.mark.parametrize("revision", ["head", "0001"])
+@pytest.mark.parametrize("revision", ["head", "0001", "0002"])
 def test_upgrading_twice_changes_nothing(tmp_path: Path, revision: str) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/fm.db"
     upgrade(url, revision)
     upgrade(url, revision)
-    assert current_revision(url) == "0001"
+    expected = head_revision() if revision == "head" else revision
+    assert current_revision(url) == expected
+
+
+def test_an_existing_0001_database_gains_the_llm_call_table(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path}/fm.db"
+    upgrade(url, "0001")
+    upgrade(url)
+    assert current_revision(url) == head_revision()

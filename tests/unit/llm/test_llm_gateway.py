@@ -13,6 +13,7 @@ from domain.base import DomainModel
 from domain.llm import (
     ChatMessage,
     LLMCallOutcome,
+    LLMCallRecord,
     LLMRateLimitedError,
     LLMReplyInvalidError,
     LLMTimeoutError,
@@ -292,6 +293,24 @@ async def test_records_take_their_time_from_the_clock(server: FakeLLMServer) -> 
     await ask(gateway)
 
     assert recorder.records[0].at == clock.now()
+
+
+class BrokenRecorder:
+    """A recorder whose database is down."""
+
+    async def record(self, record: LLMCallRecord) -> None:
+        raise ConnectionError("database unavailable")
+
+
+async def test_a_record_that_cannot_be_kept_does_not_lose_the_reply(
+    server: FakeLLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = gateway_for(server).config
+    gateway = LiteLLMGateway(config, recorder=BrokenRecorder())
+    server.script(reply(GOOD))
+
+    assert await ask(gateway) is not None
+    assert "could not record an LLM call" in caplog.text
 
 
 async def test_long_conversations_are_trimmed_oldest_first(server: FakeLLMServer) -> None:
