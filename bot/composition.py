@@ -10,6 +10,8 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+import aiohttp
+
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -58,6 +60,9 @@ from storage.migrate import upgrade
 
 logger = logging.getLogger(__name__)
 
+SLACK_TIMEOUT = aiohttp.ClientTimeout(total=30)
+"""Per Web API call (slack_sdk's own default)."""
+
 
 class StartupError(Exception):
     """The bot cannot start with these settings; the message says what to change."""
@@ -96,6 +101,7 @@ class Runtime:
     surface: ChatSurface
     client: AsyncWebClient | None = None
     app: AsyncApp | None = None
+    http: aiohttp.ClientSession | None = None
     background: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -108,6 +114,8 @@ class Runtime:
         for task in self.background:
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
+        if self.http is not None:
+            await self.http.close()
         await self.database.dispose()
 
     async def database_ok(self) -> bool:
@@ -131,7 +139,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     llm = options.llm or build_llm(settings, clock, repositories.llm_calls)
     knowledge, stats = await _knowledge(settings, options, repositories)
     engine = TurnEngine(llm=llm, knowledge=knowledge, clock=clock)
-    client = None if options.surface else build_slack_client(settings)
+    client = None if options.surface else build_slack_client(settings, pooled=True)
     surface = options.surface or _slack_surface(settings, client)
     responders = options.responders or _responders(
         options.confirmers_usergroup or settings.confirmers_usergroup, client
@@ -154,6 +162,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         settings, database, repositories, llm, knowledge, engine, services, worker, surface
     )
     runtime.client, runtime.app = client, app
+    runtime.http = client.session if client is not None else None
     if options.knowledge is None:
         runtime.background.append(asyncio.create_task(_warm_up(settings), name="fm-warm-up"))
     return runtime
@@ -182,13 +191,22 @@ def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LL
     return LiteLLMGateway(config, recorder=recorder, clock=clock)
 
 
-def build_slack_client(settings: Settings) -> AsyncWebClient:
-    """The Web API client: FM_SLACK_API_URL, retries on connection errors and rate limits only."""
+def build_slack_client(
+    settings: Settings, *, pooled: bool = False
+) -> AsyncWebClient:
+    """The Web API client: FM_SLACK_API_URL, retries on connection errors and rate limits only.
+
+    ``pooled`` (inside the event loop only) gives it one HTTP session whose connections are
+    reused by every call; without it slack_sdk opens and closes a session per call.
+    """
     if settings.slack_bot_token is None:
         raise StartupError("SLACK_BOT_TOKEN is not set; set it, or try `fm run --console`.")
+    session = aiohttp.ClientSession(timeout=SLACK_TIMEOUT) if pooled else None
     return AsyncWebClient(
         token=settings.slack_bot_token.get_secret_value(),
         base_url=settings.slack_api_url,
+        session=session,
+        timeout=int(SLACK_TIMEOUT.total or 30),
         # Passing a list replaces the default one, so both handlers are named; 5xx is not
         # retried, since a retried post can appear twice.
         retry_handlers=[

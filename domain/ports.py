@@ -74,6 +74,10 @@ class MessageRepository(Protocol):
         """Store a message; False if that ts was already stored for the case."""
         ...
 
+    async def add_many(self, messages: list[ConversationMessage]) -> int:
+        """Store several messages at once, skipping stored ts; return how many were new."""
+        ...
+
     async def list_for_case(
         self, case_id: str, *, limit: int | None = None
     ) -> list[ConversationMessage]:

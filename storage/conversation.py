@@ -33,6 +33,19 @@ class SqlMessageRepository:
             raise
         return True
 
+    async def add_many(self, messages: list[ConversationMessage]) -> int:
+        """Store several messages in one transaction; return how many were new.
+
+        One write instead of one per message (a turn stores the people's messages and the reply
+        together); if any was stored already, each is stored on its own, skipping those.
+        """
+        try:
+            async with writing(self._sessions) as session:
+                session.add_all([_row(m) for m in messages])
+        except IntegrityError:
+            return sum([await self.add(m) for m in messages])
+        return len(messages)
+
     async def list_for_case(
         self, case_id: str, *, limit: int | None = None
     ) -> list[ConversationMessage]:

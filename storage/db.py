@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import ColumnElement, Executable, event, exists, select
-from sqlalchemy.engine import URL, Connection, CursorResult, make_url
+from sqlalchemy.engine import URL, Connection, CursorResult, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.ext.asyncio import create_async_engine as _create_async_engine
 from sqlalchemy.pool import NullPool, PoolProxiedConnection
@@ -17,6 +20,12 @@ WRITE_INTENT = "fm_write_intent"
 """Execution option marking a transaction that will write (SQLite: BEGIN IMMEDIATE)."""
 
 _SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000")
+
+# SQLite has one writer at a time; a connection waiting for the lock sleeps in SQLite's busy
+# handler (1 ms, then up to 100 ms a try), so under many concurrent writers the waits, not the
+# writes, dominate. Queuing this process's writers on an asyncio lock first hands the database
+# from one writer to the next at once; other processes are still held off by busy_timeout.
+_SQLITE_WRITERS: WeakKeyDictionary[Engine, asyncio.Lock] = WeakKeyDictionary()
 
 
 def create_engine(url: str, *, migrating: bool = False) -> AsyncEngine:
@@ -35,6 +44,7 @@ def create_engine(url: str, *, migrating: bool = False) -> AsyncEngine:
     if sqlite:
         # Rebuilding a parent table in a SQLite migration must not cascade-delete its children.
         _install_sqlite_hooks(engine, foreign_keys=not migrating)
+        _SQLITE_WRITERS[engine.sync_engine] = asyncio.Lock()
     return engine
 
 
@@ -46,11 +56,20 @@ def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession
 @asynccontextmanager
 async def writing(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """A session inside one transaction that writes; committed on success, else rolled back."""
-    async with sessions() as session, session.begin():
+    async with _one_writer(sessions), sessions() as session, session.begin():
         # Declaring the intent up front lets SQLite take the write lock at BEGIN, so a
         # read-then-write transaction never fails to upgrade its lock under contention.
         await session.connection(execution_options={WRITE_INTENT: True})
         yield session
+
+
+def _one_writer(
+    sessions: async_sessionmaker[AsyncSession],
+) -> contextlib.AbstractAsyncContextManager[Any]:
+    """This process's turn to write, for SQLite engines; nothing to wait for otherwise."""
+    bind = sessions.kw.get("bind")
+    lock = _SQLITE_WRITERS.get(bind.sync_engine) if isinstance(bind, AsyncEngine) else None
+    return lock if lock is not None else contextlib.nullcontext()
 
 
 async def any_row(sessions: async_sessionmaker[AsyncSession], where: ColumnElement[bool]) -> bool:

@@ -148,25 +148,24 @@ class TurnService:
     ) -> None:
         """The thread as the next turn sees it (and the mark that these messages were answered)."""
         now = self._clock.now()
-        for m in fresh:
-            await self._messages.add(
-                ConversationMessage(
-                    case_id=case.case_id,
-                    ts=m.ts,
-                    author=m.author,
-                    role=MessageRole.USER,
-                    text=m.text,
-                    files=[f.file_id for f in m.files],
-                    created_at=now,
-                )
-            )
-        await self._messages.add(
+        said = [
             ConversationMessage(
                 case_id=case.case_id,
-                ts=at,
-                author=BOT_AUTHOR,
-                role=MessageRole.ASSISTANT,
-                text=reply.text,
+                ts=m.ts,
+                author=m.author,
+                role=MessageRole.USER,
+                text=m.text,
+                files=[f.file_id for f in m.files],
                 created_at=now,
             )
+            for m in fresh
+        ]
+        answer = ConversationMessage(
+            case_id=case.case_id,
+            ts=at,
+            author=BOT_AUTHOR,
+            role=MessageRole.ASSISTANT,
+            text=reply.text,
+            created_at=now,
         )
+        await self._messages.add_many([*said, answer])

@@ -23,6 +23,8 @@ async def crash(harness: BotHarness) -> None:
     await harness.session.close()
     await harness.server.close()
     await harness.runtime.database.dispose()
+    if harness.runtime.http is not None:  # a dead process leaves no socket open either
+        await harness.runtime.http.close()
 
 
 async def wait_for_text(harness: BotHarness, thread_ts: str, text: str) -> None:

@@ -144,3 +144,16 @@ async def test_audit_entries_list_oldest_first_with_their_ids(repos: Repositorie
     assert [e.action for e in entries] == ["command", "button"]
     assert all(e.entry_id is not None for e in entries)
     assert entries[1].model_copy(update={"entry_id": None}) == late
+
+
+async def test_several_messages_are_stored_at_once_skipping_stored_ones(
+    repos: Repositories,
+) -> None:
+    case = await repos.cases.add(new_case())
+    first, second, third = (message(case.case_id, f"1700000001.00000{n}") for n in (1, 2, 3))
+
+    assert await repos.messages.add_many([first, second]) == 2
+    assert await repos.messages.add_many([second, third]) == 1
+
+    stored = await repos.messages.list_for_case(case.case_id)
+    assert [m.ts for m in stored] == [first.ts, second.ts, third.ts]
