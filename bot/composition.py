@@ -11,7 +11,6 @@ import logging
 from dataclasses import dataclass, field
 
 import aiohttp
-
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -191,9 +190,7 @@ def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LL
     return LiteLLMGateway(config, recorder=recorder, clock=clock)
 
 
-def build_slack_client(
-    settings: Settings, *, pooled: bool = False
-) -> AsyncWebClient:
+def build_slack_client(settings: Settings, *, pooled: bool = False) -> AsyncWebClient:
     """The Web API client: FM_SLACK_API_URL, retries on connection errors and rate limits only.
 
     ``pooled`` (inside the event loop only) gives it one HTTP session whose connections are
