@@ -136,6 +136,10 @@ class AuditRepository(Protocol):
         """Append an entry."""
         ...
 
+    async def record_many(self, entries: list[AuditEntry]) -> None:
+        """Append several entries at once, in order."""
+        ...
+
     async def list_for_case(self, case_id: str) -> list[AuditEntry]:
         """A case's entries, oldest first."""
         ...

@@ -18,18 +18,12 @@ class SqlAuditRepository:
 
     async def record(self, entry: AuditEntry) -> None:
         """Append an entry (its ``entry_id`` is assigned by the database)."""
+        await self.record_many([entry])
+
+    async def record_many(self, entries: list[AuditEntry]) -> None:
+        """Append several entries in one transaction, in order."""
         async with writing(self._sessions) as session:
-            session.add(
-                AuditRow(
-                    team_id=entry.team_id,
-                    case_id=entry.case_id,
-                    actor=entry.actor,
-                    action=entry.action,
-                    detail=entry.detail,
-                    source=entry.source,
-                    at=entry.at,
-                )
-            )
+            session.add_all([_row(entry) for entry in entries])
 
     async def list_for_case(self, case_id: str) -> list[AuditEntry]:
         """A case's entries, oldest first."""
@@ -51,3 +45,15 @@ class SqlAuditRepository:
             )
             for row in rows
         ]
+
+
+def _row(entry: AuditEntry) -> AuditRow:
+    return AuditRow(
+        team_id=entry.team_id,
+        case_id=entry.case_id,
+        actor=entry.actor,
+        action=entry.action,
+        detail=entry.detail,
+        source=entry.source,
+        at=entry.at,
+    )

@@ -47,12 +47,9 @@ class CaseOpener:
             await self._existing(existing, work, work_key, more)
             return
         case = await self._create(work)
-        # Header, then "Looking at this…", then the bookkeeping: people see both at once.
-        header = await self._presenter.post_header(case)
-        placeholder = await self._presenter.new_placeholder(case, work_key)
-        # One audit entry records both the opening (who, how) and where the header is.
-        await self._presenter.remember_header(
-            case, header, opened_by=work.opened_by, source=SOURCES[work.source]
+        # The header's audit entry also records the opening (who, how).
+        placeholder = await self._presenter.open_thread(
+            case, work_key, opened_by=work.opened_by, source=SOURCES[work.source]
         )
         logger.info("case opened", extra={"case_id": case.case_id, "source": work.source})
         await self._turns.take_turn(
@@ -60,6 +57,7 @@ class CaseOpener:
             messages=[work.message, *more],
             work_key=work_key,
             placeholder=placeholder,
+            case=case,
         )
 
     async def _existing(

@@ -56,6 +56,19 @@ class ThreadPresenter:
             channel=case.channel_id, thread_ts=case.thread_ts, message=case_header_message(case)
         )
 
+    async def open_thread(self, case: Case, work_key: str, **detail: str) -> str:
+        """A new case's header, then "Looking at this…" for its first work; return the latter.
+
+        Both are posted before anything is written, so people see them at once, and both are
+        remembered in one write (with ``detail``, what is worth auditing about the opening).
+        """
+        header = await self.post_header(case)
+        ts = await self.post(case, placeholder())
+        await self._refs.set_opening(
+            case, header=header, work_key=work_key, placeholder=ts, **detail
+        )
+        return ts
+
     async def remember_header(self, case: Case, ts: str, **detail: str) -> None:
         """Remember where the header is, so it can be edited in place from now on."""
         await self._refs.set_header(case, ts, **detail)

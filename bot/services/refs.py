@@ -46,6 +46,18 @@ class MessageRefs:
         self._headers[case.case_id] = ts
         await self._record(case, RefAction.HEADER, {"ts": ts, **detail})
 
+    async def set_opening(
+        self, case: Case, *, header: str, work_key: str, placeholder: str, **detail: str
+    ) -> None:
+        """A new case's header and first placeholder, remembered in one write."""
+        self._headers[case.case_id] = header
+        await self._audit.record_many(
+            [
+                self._entry(case, RefAction.HEADER, {"ts": header, **detail}),
+                self._entry(case, RefAction.PLACEHOLDER, {"ts": placeholder, "work": work_key}),
+            ]
+        )
+
     async def open_placeholder(self, case_id: str, work_key: str) -> str | None:
         """The newest placeholder posted for this work.
 
@@ -64,14 +76,15 @@ class MessageRefs:
         await self._record(case, RefAction.PLACEHOLDER, {"ts": ts, "work": work_key})
 
     async def _record(self, case: Case, action: RefAction, detail: dict[str, str]) -> None:
-        await self._audit.record(
-            AuditEntry(
-                team_id=case.team_id,
-                case_id=case.case_id,
-                actor=BOT_ACTOR,
-                action=action.value,
-                detail=detail,
-                source=SOURCE,
-                at=self._clock.now(),
-            )
+        await self._audit.record(self._entry(case, action, detail))
+
+    def _entry(self, case: Case, action: RefAction, detail: dict[str, str]) -> AuditEntry:
+        return AuditEntry(
+            team_id=case.team_id,
+            case_id=case.case_id,
+            actor=BOT_ACTOR,
+            action=action.value,
+            detail=detail,
+            source=SOURCE,
+            at=self._clock.now(),
         )

@@ -74,12 +74,14 @@ class TurnService:
         messages: Sequence[ThreadMessage],
         work_key: str,
         placeholder: str | None = None,
+        case: Case | None = None,
     ) -> None:
         """Answer the messages (coalesced by the worker) in the case thread.
 
-        ``placeholder`` is the "Looking at this…" already posted for this work, if any.
+        ``placeholder`` is the "Looking at this…" already posted for this work, if any;
+        ``case`` the thread's case if the caller has just loaded or created it.
         """
-        case = await self._cases.by_thread(thread)
+        case = case or await self._cases.by_thread(thread)
         if case is None:
             logger.info("message outside any case ignored", extra={"work": work_key})
             return

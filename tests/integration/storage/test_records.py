@@ -157,3 +157,21 @@ async def test_several_messages_are_stored_at_once_skipping_stored_ones(
 
     stored = await repos.messages.list_for_case(case.case_id)
     assert [m.ts for m in stored] == [first.ts, second.ts, third.ts]
+
+
+async def test_audit_entries_written_together_keep_their_order(repos: Repositories) -> None:
+    first = AuditEntry(
+        team_id="T1",
+        case_id="case_x",
+        actor="faultmaven",
+        action="slack.header_posted",
+        detail={"ts": "1.1"},
+        source="system",
+        at=at(1),
+    )
+    second = first.model_copy(update={"action": "slack.placeholder_posted"})
+
+    await repos.audit.record_many([first, second])
+
+    entries = await repos.audit.list_for_case("case_x")
+    assert [e.action for e in entries] == ["slack.header_posted", "slack.placeholder_posted"]
