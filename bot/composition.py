@@ -220,7 +220,9 @@ def build_app(settings: Settings, client: AsyncWebClient, services: Services) ->
         name="faultmaven",
         client=client,
         signing_secret=secret.get_secret_value() if secret else "",
-        process_before_response=False,
+        # Acknowledge only once the listener has recorded the work in the inbox: if recording
+        # fails, Slack gets a 500 and delivers the event again instead of it being lost.
+        process_before_response=True,
     )
     register_all(app, services)
     return app

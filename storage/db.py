@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,11 +22,52 @@ WRITE_INTENT = "fm_write_intent"
 
 _SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000")
 
-# SQLite has one writer at a time; a connection waiting for the lock sleeps in SQLite's busy
-# handler (1 ms, then up to 100 ms a try), so under many concurrent writers the waits, not the
-# writes, dominate. Queuing this process's writers on an asyncio lock first hands the database
-# from one writer to the next at once; other processes are still held off by busy_timeout.
-_SQLITE_WRITERS: WeakKeyDictionary[Engine, asyncio.Lock] = WeakKeyDictionary()
+
+class WriterQueue:
+    """One writer at a time, handed over in order; urgent writers go before the others.
+
+    SQLite has one writer at a time, and a connection waiting for its lock sleeps in SQLite's
+    busy handler (1 ms, then up to 100 ms a try): under many concurrent writers the waits, not
+    the writes, dominate. Queuing this process's writers here first hands the database from one
+    writer to the next at once (other processes are still held off by ``busy_timeout``), and
+    lets recording what people sent (the inbox) go before the bot's own bookkeeping.
+    """
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._normal: deque[asyncio.Future[None]] = deque()
+
+    @asynccontextmanager
+    async def turn(self, *, urgent: bool = False) -> AsyncIterator[None]:
+        """Wait for this writer's turn; hand it on when the block ends."""
+        if self._busy:
+            waiter = asyncio.get_running_loop().create_future()
+            (self._urgent if urgent else self._normal).append(waiter)
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                if waiter.done() and not waiter.cancelled():
+                    self._hand_over()  # handed the turn just as it was cancelled
+                raise
+        else:
+            self._busy = True
+        try:
+            yield
+        finally:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        for waiting in (self._urgent, self._normal):
+            while waiting:
+                waiter = waiting.popleft()
+                if not waiter.done():  # a cancelled waiter is skipped
+                    waiter.set_result(None)
+                    return
+        self._busy = False
+
+
+_SQLITE_WRITERS: WeakKeyDictionary[Engine, WriterQueue] = WeakKeyDictionary()
 
 
 def create_engine(url: str, *, migrating: bool = False) -> AsyncEngine:
@@ -44,7 +86,7 @@ def create_engine(url: str, *, migrating: bool = False) -> AsyncEngine:
     if sqlite:
         # Rebuilding a parent table in a SQLite migration must not cascade-delete its children.
         _install_sqlite_hooks(engine, foreign_keys=not migrating)
-        _SQLITE_WRITERS[engine.sync_engine] = asyncio.Lock()
+        _SQLITE_WRITERS[engine.sync_engine] = WriterQueue()
     return engine
 
 
@@ -54,9 +96,14 @@ def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession
 
 
 @asynccontextmanager
-async def writing(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    """A session inside one transaction that writes; committed on success, else rolled back."""
-    async with _one_writer(sessions), sessions() as session, session.begin():
+async def writing(
+    sessions: async_sessionmaker[AsyncSession], *, urgent: bool = False
+) -> AsyncIterator[AsyncSession]:
+    """A session inside one transaction that writes; committed on success, else rolled back.
+
+    ``urgent`` writes (recording what people sent) go before others waiting in this process.
+    """
+    async with _one_writer(sessions, urgent), sessions() as session, session.begin():
         # Declaring the intent up front lets SQLite take the write lock at BEGIN, so a
         # read-then-write transaction never fails to upgrade its lock under contention.
         await session.connection(execution_options={WRITE_INTENT: True})
@@ -64,12 +111,12 @@ async def writing(sessions: async_sessionmaker[AsyncSession]) -> AsyncIterator[A
 
 
 def _one_writer(
-    sessions: async_sessionmaker[AsyncSession],
+    sessions: async_sessionmaker[AsyncSession], urgent: bool
 ) -> contextlib.AbstractAsyncContextManager[Any]:
     """This process's turn to write, for SQLite engines; nothing to wait for otherwise."""
     bind = sessions.kw.get("bind")
-    lock = _SQLITE_WRITERS.get(bind.sync_engine) if isinstance(bind, AsyncEngine) else None
-    return lock if lock is not None else contextlib.nullcontext()
+    queue = _SQLITE_WRITERS.get(bind.sync_engine) if isinstance(bind, AsyncEngine) else None
+    return queue.turn(urgent=urgent) if queue is not None else contextlib.nullcontext()
 
 
 async def any_row(sessions: async_sessionmaker[AsyncSession], where: ColumnElement[bool]) -> bool:

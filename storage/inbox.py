@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,11 +25,47 @@ class SqlInboxRepository:
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._sessions = sessions
+        self._waiting: list[tuple[InboxItem, asyncio.Future[bool]]] = []
+        self._recording = asyncio.Lock()
 
     async def enqueue(self, item: InboxItem) -> bool:
-        """Record an item; False if its dedup key was seen before."""
+        """Record an item; False if its dedup key was seen before.
+
+        Items recorded at the same moment (a burst of events) share one transaction: whoever
+        gets to write takes every item waiting by then, so a burst costs a few writes, not one
+        per event, while Slack waits for each acknowledgement.
+        """
+        recorded: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.append((item, recorded))
+        async with self._recording:
+            if not recorded.done():
+                batch, self._waiting = self._waiting, []
+                await self._record(batch)
+        return recorded.result()
+
+    async def _record(self, batch: list[tuple[InboxItem, asyncio.Future[bool]]]) -> None:
         try:
-            async with writing(self._sessions) as session:
+            try:
+                # Urgent: Slack is waiting for the acknowledgements that follow this write.
+                async with writing(self._sessions, urgent=True) as session:
+                    session.add_all([_row(item) for item, _ in batch])
+                for _, recorded in batch:
+                    recorded.set_result(True)
+            except IntegrityError:
+                # A duplicate delivery among them: record each on its own.
+                for item, recorded in batch:
+                    await _settle(recorded, self._record_one(item))
+        except Exception as error:  # each caller raises it from its own future
+            for _, recorded in batch:
+                if not recorded.done():
+                    recorded.set_exception(error)
+        except BaseException:  # cancelled while writing: the others wait for the next writer
+            self._waiting[:0] = [(i, f) for i, f in batch if not f.done()]
+            raise
+
+    async def _record_one(self, item: InboxItem) -> bool:
+        try:
+            async with writing(self._sessions, urgent=True) as session:
                 session.add(_row(item))
         except IntegrityError:
             if await any_row(self._sessions, InboxRow.dedup_key == item.dedup_key):
@@ -130,6 +167,14 @@ async def _mark_processing(session: AsyncSession, item: InboxItem, now: datetime
     except IntegrityError:
         return False
     return matched == 1
+
+
+async def _settle(future: asyncio.Future[bool], outcome: Any) -> None:
+    """Resolve ``future`` with what awaiting ``outcome`` gives or raises."""
+    try:
+        future.set_result(await outcome)
+    except Exception as error:
+        future.set_exception(error)
 
 
 def _row(item: InboxItem) -> InboxRow:

@@ -31,6 +31,8 @@ def register(app: AsyncApp, services: Services) -> None:
             exc_info=not expected,
             extra={"reference": reference, "type": body.get("type")},
         )
+        if body.get("type") == "event_callback":
+            return  # not acknowledged, so Slack delivers the event again: nothing to tell yet
         channel, user = _where(body)
         if not (channel and user):
             return

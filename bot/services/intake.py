@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from bot.retry import retrying
+from bot.retry import RECORD_ATTEMPTS, retrying
 from bot.services.cases import CaseStore
 from bot.slack_events import IncomingMessage
 from bot.work import (
@@ -88,7 +88,10 @@ class Intake:
     ) -> bool:
         """Record once (False for a duplicate delivery) and wake the worker."""
         item = to_item(work, dedup_key=dedup_key, team_id=team_id, case_key=case_key)
-        if not await retrying(lambda: self._inbox.enqueue(item), what="record"):
+        recording = retrying(
+            lambda: self._inbox.enqueue(item), what="record", attempts=RECORD_ATTEMPTS
+        )
+        if not await recording:
             logger.info("duplicate delivery ignored", extra={"dedup_key": dedup_key})
             return False
         for wake in self._wake:

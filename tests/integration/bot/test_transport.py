@@ -10,6 +10,7 @@ import pytest
 
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, MENTION, BotHarness, text_of
 from tests.integration.bot.replies import statement_reply
@@ -35,6 +36,30 @@ async def test_requests_with_a_stale_timestamp_are_rejected(
 
     assert status == 401
     assert bot.recorded == []
+
+
+async def test_an_event_is_acknowledged_only_once_it_is_recorded(
+    bot: BotHarness, slack: FakeSlack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def database_down(*_: object) -> bool:
+        raise OSError("database unavailable")
+
+    monkeypatch.setattr(bot.runtime.repositories.inbox, "enqueue", database_down)
+    bot.llm.script(statement_reply())
+    ts = next_ts()
+    slack.add_message(CHANNEL, f"{MENTION} db-1 is down", ts=ts)
+    request = slack.payloads.message(f"{MENTION} db-1 is down", channel=CHANNEL, ts=ts)
+
+    refused, _ = await bot.send(request)
+    monkeypatch.undo()
+    delivered_again, _ = await bot.send(request)  # Slack delivers a failed event again
+    recorded_by_the_ack = list(bot.recorded)
+    await bot.settle()
+
+    assert (refused, delivered_again) == (500, 200)
+    assert len(recorded_by_the_ack) == 1
+    assert len(bot.bot_messages(ts)) == 3  # header, answer, question
+    assert not [c for c in slack.calls if c.method == "chat.postEphemeral"]
 
 
 async def test_the_url_verification_challenge_is_answered(

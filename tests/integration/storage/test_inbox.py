@@ -45,6 +45,35 @@ async def test_the_same_dedup_key_is_recorded_once(
         assert await session.scalar(select(func.count()).select_from(InboxRow)) == 1
 
 
+async def test_a_burst_is_recorded_together_and_duplicates_in_it_are_told_apart(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    assert await repos.inbox.enqueue(item("Ev0")) is True
+    keys = ["Ev0", *(f"Ev{n}" for n in range(1, 30)), "Ev7"]
+
+    recorded = await asyncio.gather(*(repos.inbox.enqueue(item(key)) for key in keys))
+
+    assert recorded == [False, *([True] * 29), False]
+    assert set((await _statuses(sessions)).keys()) == {f"Ev{n}" for n in range(30)}
+
+
+async def test_a_burst_that_cannot_be_written_fails_for_every_caller(
+    repos: Repositories, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(_: InboxItem) -> InboxRow:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("storage.inbox._row", broken)
+
+    outcomes = await asyncio.gather(
+        *(repos.inbox.enqueue(item(f"Ev{n}")) for n in range(5)), return_exceptions=True
+    )
+
+    assert all(isinstance(outcome, OSError) for outcome in outcomes)
+    monkeypatch.undo()
+    assert await repos.inbox.enqueue(item("Ev1")) is True
+
+
 async def test_claim_takes_the_oldest_item_of_each_case_key(repos: Repositories) -> None:
     await repos.inbox.enqueue(item("a2", case_key="A", minute=2))
     await repos.inbox.enqueue(item("a1", case_key="A", minute=1))
