@@ -12,6 +12,7 @@ from sqlalchemy import update
 from domain.records import ScoringStatus
 from domain.scoring.lifecycle import ORPHANED_REASON
 from storage.tables import InboxRow, ScoreRow
+from tests.fakes.gateway import gateway_for
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer, delayed, reply
 from tests.fakes.slack_server import FakeSlack
@@ -191,3 +192,50 @@ async def test_an_unexpected_failure_of_the_judges_work_fails_the_scoring_with_a
     shown = text_of(scoring_message(bot, failed))
     assert "Something went wrong on my side" in shown
     assert "hunter2" not in shown
+
+
+async def test_without_a_model_scoring_is_refused_with_what_to_configure(
+    slack: FakeSlack, llm: FakeLLMServer, knowledge: FakeKnowledge, tmp_path: Path
+) -> None:
+    no_model = gateway_for(llm, model=None).gateway
+    bot = await BotHarness.start(slack, llm, tmp_path, knowledge=knowledge, llm=no_model)
+    try:
+        thread_ts = await closed_case(bot)
+        case = await bot.case(thread_ts)
+        answer = await fm(bot, f"score {case.short_id}")
+        counts = await bot.runtime.repositories.scores.count_by_status(case.case_id)
+    finally:
+        await bot.stop()
+
+    assert "FM_LLM_MODEL" in text_of(answer)
+    assert sum(counts.values()) == 0
+
+
+async def test_a_thread_that_refuses_the_scoring_message_fails_the_scoring_at_once(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await closed_case(bot)
+    case = await bot.case(thread_ts)
+    slack.fail_next("chat.postMessage", error="is_archived")
+
+    answer = await fm(bot, f"score {case.short_id}")
+
+    assert "couldn't post the scoring into the case thread" in text_of(answer)
+    failed = await latest_scoring(bot, thread_ts)
+    assert failed.status is ScoringStatus.FAILED
+    assert await bot.runtime.repositories.scores.active_for_case(case.case_id) is None
+
+
+async def test_a_slack_hiccup_while_showing_progress_does_not_stop_the_scoring(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await closed_case(bot)
+    case = await bot.case(thread_ts)
+    bot.llm.script(*judge())
+    slack.fail_next("chat.update", error="ratelimited", status=429, retry_after=0, times=4)
+
+    await fm(bot, f"score {case.short_id}", expect=2)
+
+    done = await latest_scoring(bot, thread_ts)
+    assert done.status is ScoringStatus.COMPLETED
+    assert f"{case.short_id} scored 58/100" in text_of(scoring_message(bot, done))
