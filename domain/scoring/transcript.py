@@ -80,13 +80,17 @@ def _section(title: str, lines: Sequence[str]) -> str:
 def _overview(case: Case) -> str:
     finished = case.closed_at or case.resolved_at or case.updated_at
     statement = case.consulting.proposed_problem_statement
-    confirmed = "confirmed by the people" if case.consulting.problem_statement_confirmed else "not"
+    confirmed = (
+        "confirmed by the people"
+        if case.consulting.problem_statement_confirmed
+        else "not confirmed"
+    )
     lines = [
         f"Case {case.short_id or case.case_id}: {case.title or 'untitled'}",
         f"Status: {case.status.value} (closure reason: {case.closure_reason or '-'})",
         f"Opened {_when(case.created_at)}; finished {_when(finished)}; turns: {case.current_turn}",
         f"Investigation path: {case.path.value if case.path else 'none chosen'}",
-        f"Problem statement: {statement or 'none'} ({confirmed} confirmed)"
+        f"Problem statement: {statement} ({confirmed})"
         if statement
         else "Problem statement: none was formalised",
     ]
@@ -154,10 +158,10 @@ def _evidence(evidence: Evidence) -> str:
     line = (
         f"- {evidence.evidence_id} (turn {evidence.collected_at_turn}, "
         f"{evidence.source_type.value}, from <@{evidence.collected_by}>): "
-        f"{_short(evidence.summary, ITEM_CHARS)}"
+        f"{_end(_short(evidence.summary, ITEM_CHARS))}"
     )
     if evidence.key_findings:
-        line += " Findings: " + "; ".join(evidence.key_findings)
+        line += " Findings: " + _end("; ".join(evidence.key_findings))
     answered = evidence.fulfills_request_id or ", ".join(evidence.addresses_requests)
     if answered:
         line += f" Answers: {answered}."
@@ -174,7 +178,7 @@ def _hypothesis(hypothesis: Hypothesis) -> str:
     return (
         f"- {hypothesis.hypothesis_id} ({hypothesis.status.value}, likelihood "
         f"{round(hypothesis.likelihood * 100)}%, from turn {hypothesis.generated_at_turn}): "
-        f"{_short(hypothesis.statement, ITEM_CHARS)} Supported by: {supported}; "
+        f"{_end(_short(hypothesis.statement, ITEM_CHARS))} Supported by: {supported}; "
         f"contradicted by: {refuted}"
     )
 
@@ -219,7 +223,7 @@ def _conclusions(case: Case) -> list[str]:
         verified = f", verified by <@{solution.verified_by}>" if solution.verified_by else ""
         commands = "; ".join(f"`{c}`" for c in solution.commands)
         lines.append(
-            f"Solution ({kind}{applied}{verified}): {solution.title}"
+            f"Solution ({kind}{applied}{verified}): {_end(solution.title)}"
             + (f" Commands: {commands}" if commands else "")
         )
     for dead_end in case.dead_ends:
@@ -236,8 +240,8 @@ def _root_cause(root: RootCauseConclusion) -> str:
     )
     return (
         f"Root cause ({round(root.confidence_score * 100)}%, {root.confidence_level.value}, "
-        f"by {root.determined_by}): {_short(root.root_cause, ITEM_CHARS)} "
-        f"Mechanism: {_short(root.mechanism, ITEM_CHARS)} "
+        f"by {root.determined_by}): {_end(_short(root.root_cause, ITEM_CHARS))} "
+        f"Mechanism: {_end(_short(root.mechanism, ITEM_CHARS))} "
         f"Evidence basis: {', '.join(root.evidence_basis) or 'none'}. "
         f"Missing evidence: {'; '.join(root.missing_evidence) or 'none stated'}. "
         f"Alternatives: {alternatives or 'none stated'}. "
@@ -246,31 +250,42 @@ def _root_cause(root: RootCauseConclusion) -> str:
 
 
 def _decisions(material: CaseMaterial) -> list[str]:
+    """Questions, status changes and recorded actions, in the order they happened."""
     case = material.case
-    lines = [
-        f"[{_when(t.triggered_at)}] Status {t.from_status.value} → {t.to_status.value}, "
-        f"confirmed by <@{t.triggered_by}>: {_short(t.reason, ITEM_CHARS)}"
-        for t in case.status_history
-    ]
+    events: list[tuple[datetime, str]] = []
+    # Questions first: at the same moment, a status change follows the question that allowed it.
     for confirmation in case.confirmations:
         answer = (
             f"{confirmation.decision.value} by <@{confirmation.answered_by}>"
             if confirmation.decision is not None
             else confirmation.state.value
         )
-        lines.append(
-            f"[{_when(confirmation.proposed_at)}] Asked ({confirmation.kind.value}): "
-            f'"{_short(confirmation.prompt, ITEM_CHARS)}" → {answer}'
+        asked = f' "{_short(confirmation.prompt, ITEM_CHARS)}"' if confirmation.prompt else ""
+        events.append(
+            (confirmation.proposed_at, f"Asked ({confirmation.kind.value}){asked} → {answer}")
         )
-    for entry in material.audit:
-        if entry.action.startswith(BOOKKEEPING_PREFIXES):
-            continue
-        detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
-        lines.append(
-            f"[{_when(entry.at)}] <@{entry.actor}> {entry.action} via {entry.source}"
-            + (f" ({detail})" if detail else "")
+    events.extend(
+        (
+            t.triggered_at,
+            f"Status {t.from_status.value} → {t.to_status.value}, confirmed by "
+            f"<@{t.triggered_by}>: {_short(t.reason, ITEM_CHARS)}",
         )
-    return lines
+        for t in case.status_history
+    )
+    events.extend((entry.at, _audit_line(entry)) for entry in material.audit if _told(entry))
+    events.sort(key=lambda event: event[0])
+    return [f"[{_when(at)}] {line}" for at, line in events]
+
+
+def _told(entry: AuditEntry) -> bool:
+    return not entry.action.startswith(BOOKKEEPING_PREFIXES)
+
+
+def _audit_line(entry: AuditEntry) -> str:
+    detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
+    return f"<@{entry.actor}> {entry.action} via {entry.source}" + (
+        f" ({detail})" if detail else ""
+    )
 
 
 # ------------------------------------------------------------------ helpers
@@ -278,6 +293,12 @@ def _decisions(material: CaseMaterial) -> list[str]:
 
 def _when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def _end(text: str) -> str:
+    """The text as a sentence: ending with punctuation, so the next one does not run into it."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?…)" else f"{text}."
 
 
 def _short(text: str | None, limit: int) -> str:

@@ -32,7 +32,7 @@ def test_the_transcript_holds_messages_uploads_requests_evidence_and_decisions()
         "hyp_pool (validated, likelihood 85%",
         "Root cause (92%, verified, by agent): Release 2026.11.21-3",
         "Status investigating → resolved, confirmed by <@U_OPENER>",
-        'Asked (refutation): "The logs contradict the network hypothesis. Refute it?" → no',
+        'Asked (refutation) "The logs contradict the network hypothesis. Refute it?" → no',
         "<@U_HELPER> confirmation.answered via slack:button (decision=yes)",
         "asked for logs",
     ):
