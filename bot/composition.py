@@ -41,6 +41,8 @@ from bot.services.ports import CaseParticipants, ChatSurface, KnowledgeStats, Re
 from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
 from bot.services.refs import MessageRefs
+from bot.services.scoring import ScoringService
+from bot.services.scoring_view import ScoringThreadView
 from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
@@ -50,6 +52,7 @@ from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
 from domain.llm import LLMCallRecorder, LLMPort
 from domain.ports import Clock
+from domain.scoring.job import RepositoryMaterial, ScoringJob, Sleep
 from rag.embedding_model import resolve_model_path
 from rag.embeddings import load_model
 from rag.service import open_knowledge_service
@@ -83,6 +86,8 @@ class Options:
     poll_interval_s: float = 1.0
     confirmers_usergroup: str | None = None
     """A Slack user group whose members answer confirmations (default: case participants)."""
+    sleep: Sleep | None = None
+    """How scoring waits between judge attempts (tests record the waits instead)."""
 
 
 @dataclass
@@ -104,7 +109,8 @@ class Runtime:
     background: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def start(self) -> None:
-        """Start processing the inbox (resuming unfinished work)."""
+        """Fail scorings a crash left running, then process the inbox (resuming unfinished work)."""
+        await self.services.scoring.fail_orphans()
         await self.worker.start()
 
     async def close(self, *, grace_s: float = 10.0) -> None:
@@ -144,7 +150,8 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         options.confirmers_usergroup or settings.confirmers_usergroup, client
     )
     services = build_services(
-        Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock)
+        Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock, llm),
+        sleep=options.sleep or asyncio.sleep,
     )
     jobs = Jobs(services)
     worker = Worker(
@@ -240,13 +247,16 @@ class Ports:
     responders: Responders
     stats: KnowledgeStats
     clock: Clock
+    llm: LLMPort
 
 
-def build_services(ports: Ports) -> Services:
+def build_services(ports: Ports, *, sleep: Sleep = asyncio.sleep) -> Services:
     """Every use-case service, wired to its ports."""
     repositories, clock, surface = ports.repositories, ports.clock, ports.surface
     cases, presenter, turns = _thread_services(ports)
     closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
+    intake = Intake(inbox=repositories.inbox, cases=cases)
+    scoring = _scoring(ports, cases, intake, sleep)
     clicks = ClickService(
         engine=ports.engine,
         cases=cases,
@@ -255,21 +265,53 @@ def build_services(ports: Ports) -> Services:
         responders=ports.responders,
         audit=repositories.audit,
         clock=clock,
+        scoring=scoring,
     )
     return Services(
-        intake=Intake(inbox=repositories.inbox, cases=cases),
+        intake=intake,
         cases=cases,
         presenter=presenter,
         opening=CaseOpener(cases=cases, presenter=presenter, turns=turns, clock=clock),
         turns=turns,
         clicks=clicks,
         commands=CommandService(
-            cases=cases, closing=closing, knowledge=ports.knowledge, surface=surface
+            cases=cases,
+            closing=closing,
+            knowledge=ports.knowledge,
+            surface=surface,
+            scoring=scoring,
         ),
-        home=HomeService(
-            cases=cases, scores=repositories.scores, stats=ports.stats, surface=surface
-        ),
+        home=HomeService(cases=cases, scoring=scoring, stats=ports.stats, surface=surface),
         runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
+        scoring=scoring,
+    )
+
+
+def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> ScoringService:
+    """Scoring: the judge job (its progress shown in the case thread) and its requests."""
+    repositories, clock = ports.repositories, ports.clock
+    view = ScoringThreadView(surface=ports.surface, audit=repositories.audit, clock=clock)
+    material = RepositoryMaterial(
+        cases=repositories.cases, messages=repositories.messages, audit=repositories.audit
+    )
+    job = ScoringJob(
+        llm=ports.llm,
+        scores=repositories.scores,
+        material=material,
+        observer=view,
+        clock=clock,
+        sleep=sleep,
+    )
+    return ScoringService(
+        cases=cases,
+        scores=repositories.scores,
+        job=job,
+        view=view,
+        surface=ports.surface,
+        intake=intake,
+        audit=repositories.audit,
+        clock=clock,
+        judge_enabled=ports.llm.enabled,
     )
 
 

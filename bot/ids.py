@@ -55,6 +55,7 @@ class Subcommand(StrEnum):
     CASES = "cases"
     STATUS = "status"
     SCORE = "score"
+    SCORES = "scores"
     CLOSE = "close"
     KB = "kb"
 

@@ -19,6 +19,8 @@ from bot.work import (
     KbAddWork,
     MessageWork,
     OpenCaseWork,
+    ScoreRequestWork,
+    ScoreRunWork,
     ThreadMessage,
     ThreadRef,
     Work,
@@ -57,6 +59,10 @@ class Jobs:
                 await services.runbooks.add(work=work)
             case HomeWork():
                 await services.home.publish(work=work)
+            case ScoreRequestWork():
+                await services.scoring.request_in_thread(work=work)
+            case ScoreRunWork():
+                await services.scoring.run(work=work)
 
     async def report(self, item: InboxItem, error: BaseException, reference: str) -> None:
         """Tell people, in one short sentence, that this work failed (details stay in the logs)."""
@@ -69,6 +75,10 @@ class Jobs:
             extra={"reference": reference, "kind": item.kind, "dedup_key": item.dedup_key},
         )
         work = load_work(item)
+        if isinstance(work, ScoreRunWork):
+            # The judge's work has no person waiting: the scoring's own message says it failed.
+            await self._services.scoring.abandon(work=work, reference=reference)
+            return
         thread = _thread_of(work)
         if thread is not None:
             await self._in_thread(thread, item.dedup_key, text)
@@ -102,7 +112,7 @@ class Jobs:
                 thread_ts=work.thread_ts,
                 message=notice(text),
             )
-        elif isinstance(work, CommandWork):
+        elif isinstance(work, CommandWork | ScoreRequestWork):
             await surface.whisper(
                 channel=work.channel_id,
                 user=work.user_id,

@@ -13,6 +13,7 @@ from bot.work import (
     CommandWork,
     KbAddWork,
     OpenCaseWork,
+    ScoreRequestWork,
     SlackFileRef,
     ThreadMessage,
     ThreadRef,
@@ -139,6 +140,20 @@ def parse_investigate(body: Json) -> tuple[OpenCaseWork, str]:
     )
     work = OpenCaseWork(
         thread=thread, opened_by=str(body["user"]["id"]), source="shortcut", message=first
+    )
+    key = body.get("action_ts") or body.get("trigger_id")
+    return work, f"shortcut:{body.get('callback_id')}:{key}"
+
+
+def parse_score_shortcut(body: Json) -> tuple[ScoreRequestWork, str]:
+    """The Score investigation shortcut: the thread of the message it was used on."""
+    message: Json = body["message"]
+    work = ScoreRequestWork(
+        team_id=_team(body),
+        channel_id=str(body["channel"]["id"]),
+        thread_ts=str(message.get("thread_ts") or message["ts"]),
+        user_id=str(body["user"]["id"]),
+        response_url=body.get("response_url") or None,
     )
     key = body.get("action_ts") or body.get("trigger_id")
     return work, f"shortcut:{body.get('callback_id')}:{key}"

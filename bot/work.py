@@ -19,6 +19,8 @@ class WorkKind(StrEnum):
     COMMAND = "command"
     KB_ADD = "kb_add"
     HOME = "home"
+    SCORE_REQUEST = "score_request"
+    SCORE_RUN = "score_run"
 
 
 TURN_KINDS = frozenset({WorkKind.MESSAGE})
@@ -119,6 +121,28 @@ class HomeWork(Work):
     user_id: str
 
 
+class ScoreRequestWork(Work):
+    """The Score investigation shortcut, used on a message of a (case) thread."""
+
+    team_id: str
+    channel_id: str
+    thread_ts: str
+    user_id: str
+    response_url: str | None = None
+
+    @property
+    def thread(self) -> ThreadRef:
+        """The thread the shortcut was used in."""
+        return ThreadRef(team_id=self.team_id, channel_id=self.channel_id, thread_ts=self.thread_ts)
+
+
+class ScoreRunWork(Work):
+    """Run the judge for one scoring (recorded when the scoring is requested)."""
+
+    team_id: str
+    score_id: str
+
+
 PAYLOADS: dict[WorkKind, type[Work]] = {
     WorkKind.OPEN_CASE: OpenCaseWork,
     WorkKind.MESSAGE: MessageWork,
@@ -126,6 +150,8 @@ PAYLOADS: dict[WorkKind, type[Work]] = {
     WorkKind.COMMAND: CommandWork,
     WorkKind.KB_ADD: KbAddWork,
     WorkKind.HOME: HomeWork,
+    WorkKind.SCORE_REQUEST: ScoreRequestWork,
+    WorkKind.SCORE_RUN: ScoreRunWork,
 }
 KIND_OF: dict[type[Work], WorkKind] = {model: kind for kind, model in PAYLOADS.items()}
 WorkT = TypeVar("WorkT", bound=Work)

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, utc_now
+from domain.scoring.model import CATEGORY_MAX, CaseFacts, Category, ScoringPhase
 
 
 class MessageRole(StrEnum):
@@ -126,6 +127,7 @@ class SessionScore(DomainModel):
     score_id: str
     case_id: str
     prompt_hash: str = Field(max_length=64)
+    """The criteria hash of both judge prompts this scoring was made with."""
     total_score: int | None = Field(default=None, ge=0, le=100)
     score_analysis: str | None = None
     missing_tools_analysis: str | None = None
@@ -135,3 +137,19 @@ class SessionScore(DomainModel):
     started_at_us: int
     completed_at_us: int | None = None
     error_message: str | None = None
+    """Why a failed scoring failed, in words fit to show people."""
+    logical_flow_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    consistency_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    tool_relevance_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    synthesis_quality_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    facts: CaseFacts | None = None
+    """Deterministic facts about the case, computed before the judge is asked."""
+    phase: ScoringPhase | None = None
+    """The judge turn running (or the last one reached, once finished)."""
+    message_channel: str | None = None
+    message_ts: str | None = None
+    """Where the progress message (updated in place until the result) was posted."""
+
+    def category_scores(self) -> dict[Category, int | None]:
+        """The four category scores the judge gave (None where it gave none we could read)."""
+        return {category: getattr(self, f"{category.value}_score") for category in Category}

@@ -124,9 +124,8 @@ class SqlScoreRepository:
 
 
 def _values(score: SessionScore) -> dict[str, Any]:
-    values = score.model_dump()
-    values["status"] = score.status.value
-    return values
+    # JSON mode: enums become their values and the facts a plain document.
+    return score.model_dump(mode="json")
 
 
 def _score(row: ScoreRow) -> SessionScore:

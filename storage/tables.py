@@ -187,7 +187,7 @@ class InboxRow(Base):
 
 
 class ScoreRow(Base):
-    """A session score, exactly as the scoring seed's schema (session_id is case_id here)."""
+    """A session score: the scoring seed's schema (session_id is case_id here) and our extras."""
 
     __tablename__ = "session_scores"
     __table_args__ = (
@@ -217,6 +217,15 @@ class ScoreRow(Base):
     started_at_us: Mapped[int] = mapped_column(BigInteger)
     completed_at_us: Mapped[int | None] = mapped_column(BigInteger)
     error_message: Mapped[str | None] = mapped_column(Text)
+    # Added by 0003: the judge's category points, the case's facts, progress and its message.
+    logical_flow_score: Mapped[int | None] = mapped_column(Integer)
+    consistency_score: Mapped[int | None] = mapped_column(Integer)
+    tool_relevance_score: Mapped[int | None] = mapped_column(Integer)
+    synthesis_quality_score: Mapped[int | None] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any] | None] = mapped_column(Data)
+    phase: Mapped[str | None] = mapped_column(String(40))
+    message_channel: Mapped[str | None] = mapped_column(String(64))
+    message_ts: Mapped[str | None] = mapped_column(String(64))
 
 
 class AuditRow(Base):

@@ -1,4 +1,4 @@
-"""Message shortcuts: Investigate opens a case on the message; scoring comes in a later step."""
+"""Message shortcuts: Investigate opens a case on the message; Score investigation grades it."""
 
 from __future__ import annotations
 
@@ -6,12 +6,10 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
-from slack_bolt.context.respond.async_respond import AsyncRespond
 
 from bot.ids import CallbackId
 from bot.services import Services
-from bot.services.clicks import SCORING_LATER
-from bot.slack_events import parse_investigate
+from bot.slack_events import parse_investigate, parse_score_shortcut
 
 
 def register(app: AsyncApp, services: Services) -> None:
@@ -24,6 +22,7 @@ def register(app: AsyncApp, services: Services) -> None:
         await ack()
 
     @app.shortcut(CallbackId.SCORE_INVESTIGATION.value)
-    async def on_score(ack: AsyncAck, respond: AsyncRespond) -> None:
+    async def on_score(ack: AsyncAck, body: dict[str, Any]) -> None:
+        work, dedup_key = parse_score_shortcut(body)
+        await services.intake.score_request(work, dedup_key=dedup_key)
         await ack()
-        await respond(text=SCORING_LATER, response_type="ephemeral")

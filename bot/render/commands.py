@@ -22,7 +22,8 @@ HELP = """*FaultMaven* pairs with you during incidents; one thread is one case.
 • `/fm cases` — open cases in this workspace
 • `/fm status <case>` — where a case stands (e.g. `/fm status FM-7K3Q`)
 • `/fm close <case>` — ask to close a case (someone confirms in its thread)
-• `/fm score <case>` — grade a finished investigation
+• `/fm score <case> [--force]` — grade a finished case (`--force`: grade it again)
+• `/fm scores [--below N]` — recent scores (only those below N)
 • `/fm kb search <query>` — search the knowledge base and your runbooks
 • `/fm kb add` — add a personal runbook"""
 MAX_HIT_CHARS = 280

@@ -16,6 +16,7 @@ from slack_sdk.models.views import View
 from bot.ids import CallbackId, KbAddMetadata, KbInput
 from bot.render.commands import CaseLink, case_line
 from bot.render.message import bullets, context, divider, header, sections
+from bot.render.scoring import tier_label
 from bot.render.text import code
 
 HOME_MAX_CASES = 20
@@ -69,7 +70,7 @@ def _scores(scores: Sequence[ScoreLine]) -> str:
     lines = []
     for line in scores:
         name = f"<{line.link}|{line.case_label}>" if line.link else code(line.case_label)
-        score = "pending" if line.score is None else f"{line.score}/100"
+        score = "pending" if line.score is None else f"{line.score}/100 {tier_label(line.score)}"
         lines.append(f"{name} · {score}")
     return bullets(lines)
 

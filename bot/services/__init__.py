@@ -11,6 +11,7 @@ from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
 from bot.services.presenter import ThreadPresenter
+from bot.services.scoring import ScoringService
 from bot.services.turns import TurnService
 
 
@@ -27,6 +28,7 @@ class Services:
     commands: CommandService
     home: HomeService
     runbooks: RunbookService
+    scoring: ScoringService
 
 
 __all__ = ["Services"]

@@ -13,6 +13,7 @@ from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
+from bot.services.scoring import ScoringService
 from bot.work import ClickWork
 from domain.case import Case
 from domain.confirmations import (
@@ -31,10 +32,6 @@ from domain.special_states import DocumentType
 logger = logging.getLogger(__name__)
 
 UNAVAILABLE_REASON = "marked as not obtainable from Slack"
-SCORING_LATER = (
-    "Scoring investigations isn't available yet in this version of FaultMaven; it comes in the "
-    "next release."
-)
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
 
 
@@ -51,6 +48,7 @@ class ClickService:
         responders: Responders,
         audit: AuditRepository,
         clock: Clock,
+        scoring: ScoringService,
     ) -> None:
         self._engine = engine
         self._cases = cases
@@ -59,6 +57,7 @@ class ClickService:
         self._responders = responders
         self._audit = audit
         self._clock = clock
+        self._scoring = scoring
         self._handlers: dict[ActionId, Callable[[ClickWork], Awaitable[None]]] = {
             ActionId.ANSWER: self._answer,
             ActionId.CANT_GET: self._cant_get,
@@ -165,7 +164,14 @@ class ClickService:
         await self._follow_up(saved, result)
 
     async def _score(self, work: ClickWork) -> None:
-        await self.whisper(work, SCORING_LATER)
+        value = load_value(CaseValue, work.value)
+        case = await self._case(work, value.case_id)
+        answer = await self._scoring.request(
+            case=case, by=work.user_id, force=False, source="slack:button"
+        )
+        await self._presenter.surface.whisper(
+            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, message=answer
+        )
 
     async def _case(self, work: ClickWork, case_id: str) -> Case:
         """The clicked case, only from the clicker's own workspace."""

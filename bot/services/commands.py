@@ -1,4 +1,4 @@
-"""`/fm` subcommands: help, cases, status, close, score, kb search (kb add is a modal)."""
+"""`/fm` subcommands: help, cases, status, close, score, scores, kb search (kb add: a modal)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from bot.render.commands import (
 from bot.render.header import case_label
 from bot.render.message import SlackMessage
 from bot.services.cases import CaseStore
-from bot.services.clicks import SCORING_LATER
 from bot.services.ports import ChatSurface
 from bot.services.proposals import CloseRequests
+from bot.services.scoring import ScoringService
 from bot.work import CommandWork
 from domain.case import Case
 from domain.knowledge import KnowledgePort
@@ -27,6 +27,10 @@ from domain.knowledge import KnowledgePort
 LIST_LIMIT = 20
 KB_LIMIT = 5
 KB_ADD_IN_SLACK = "`/fm kb add` opens a form in Slack; here, use `fm kb ingest --kb user:<id>`."
+FORCE = "--force"
+BELOW = "--below"
+SCORE_USAGE = "Try `/fm score <case>`, or `/fm score <case> --force` to score it again."
+SCORES_USAGE = "Try `/fm scores`, or `/fm scores --below 50` (a number from 1 to 100)."
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,13 @@ class CommandService:
         closing: CloseRequests,
         knowledge: KnowledgePort,
         surface: ChatSurface,
+        scoring: ScoringService,
     ) -> None:
         self._cases = cases
         self._closing = closing
         self._knowledge = knowledge
         self._surface = surface
+        self._scoring = scoring
         self._handlers: dict[
             Subcommand, Callable[[CommandWork, list[str]], Awaitable[SlackMessage]]
         ]
@@ -73,6 +79,7 @@ class CommandService:
             Subcommand.STATUS: self._status,
             Subcommand.CLOSE: self._close,
             Subcommand.SCORE: self._score,
+            Subcommand.SCORES: self._scores,
             Subcommand.KB: self._kb,
         }
 
@@ -114,7 +121,23 @@ class CommandService:
         return notice(f"I asked {where} to confirm closing `{name}`.")
 
     async def _score(self, work: CommandWork, args: list[str]) -> SlackMessage:
-        return notice(SCORING_LATER)
+        words = [a for a in args if not a.startswith("--")]
+        flags = {a.lower() for a in args if a.startswith("--")}
+        if flags - {FORCE} or len(words) > 1:
+            return help_message(SCORE_USAGE)
+        case = await self._find(work, words)
+        if case is None:
+            return _which_case(words, "score")
+        return await self._scoring.request(
+            case=case, by=work.user_id, force=FORCE in flags, source="slack:command"
+        )
+
+    async def _scores(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        try:
+            below = parse_below(args)
+        except ValueError:
+            return help_message(SCORES_USAGE)
+        return await self._scoring.recent_message(work.team_id, below=below)
 
     async def _kb(self, work: CommandWork, args: list[str]) -> SlackMessage:
         action = args[0].lower() if args else ""
@@ -139,6 +162,18 @@ class CommandService:
     async def _link(self, case: Case) -> CaseLink:
         link = await self._surface.permalink(channel=case.channel_id, ts=case.thread_ts)
         return CaseLink(case, link)
+
+
+def parse_below(args: list[str]) -> int | None:
+    """`--below N` → N (1-100); no arguments → None; anything else is a ValueError."""
+    if not args:
+        return None
+    if len(args) != 2 or args[0].lower() != BELOW or not args[1].isdigit():
+        raise ValueError("expected --below N")
+    below = int(args[1])
+    if not 1 <= below <= 100:
+        raise ValueError("N must be from 1 to 100")
+    return below
 
 
 def _which_case(args: list[str], verb: str) -> SlackMessage:

@@ -5,15 +5,13 @@ from __future__ import annotations
 import logging
 
 from bot.render.commands import CaseLink, notice
-from bot.render.header import case_label
 from bot.render.text import code
 from bot.render.views import HomeModel, ScoreLine, home_view
 from bot.services.cases import CaseStore
 from bot.services.ports import ChatSurface, KnowledgeStats
+from bot.services.scoring import ScoringService
 from bot.work import HomeWork, KbAddWork
-from domain.errors import NotFoundError
 from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
-from domain.ports import ScoreRepository
 
 logger = logging.getLogger(__name__)
 
@@ -28,12 +26,12 @@ class HomeService:
         self,
         *,
         cases: CaseStore,
-        scores: ScoreRepository,
+        scoring: ScoringService,
         stats: KnowledgeStats,
         surface: ChatSurface,
     ) -> None:
         self._cases = cases
-        self._scores = scores
+        self._scoring = scoring
         self._stats = stats
         self._surface = surface
 
@@ -54,17 +52,8 @@ class HomeService:
         await self._surface.publish_home(user=work.user_id, view=home_view(model))
 
     async def _recent_scores(self, team_id: str) -> list[ScoreLine]:
-        lines = []
-        for score in await self._scores.list_recent(team_id, limit=HOME_SCORES):
-            try:
-                case = await self._cases.get(score.case_id)
-            except NotFoundError:
-                continue
-            link = await self._surface.permalink(channel=case.channel_id, ts=case.thread_ts)
-            lines.append(
-                ScoreLine(case_label(case.short_id, case.case_id), score.total_score, link)
-            )
-        return lines
+        recent = await self._scoring.recent(team_id, limit=HOME_SCORES)
+        return [ScoreLine(item.label, item.score.total_score, item.link) for item in recent]
 
 
 class RunbookService:

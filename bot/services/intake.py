@@ -15,6 +15,8 @@ from bot.work import (
     KbAddWork,
     MessageWork,
     OpenCaseWork,
+    ScoreRequestWork,
+    ScoreRunWork,
     Work,
     to_item,
 )
@@ -82,6 +84,16 @@ class Intake:
     async def home(self, work: HomeWork, *, dedup_key: str) -> bool:
         """Someone opened the App Home."""
         return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=None)
+
+    async def score_request(self, work: ScoreRequestWork, *, dedup_key: str) -> bool:
+        """The Score investigation shortcut."""
+        return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=None)
+
+    async def score_run(self, work: ScoreRunWork) -> bool:
+        """The judge's work for a new scoring (once per scoring)."""
+        return await self.record(
+            work, dedup_key=f"score:{work.score_id}", team_id=work.team_id, case_key=None
+        )
 
     async def record(
         self, work: Work, *, dedup_key: str, team_id: str, case_key: str | None

@@ -23,7 +23,7 @@ from domain.engine.inputs import TurnInput
 from domain.engine.no_llm import no_llm_text, no_llm_turn
 from domain.engine.present import ReplyParts, Seen, build_reply, seen
 from domain.engine.prompts import PromptContext, RenderedPrompt, prompt_kind_for, render_prompt
-from domain.engine.retrieval import RetrievalSettings, cited, retrieve
+from domain.engine.retrieval import RetrievalSettings, cited, retrieve, search_actions, turn_query
 from domain.engine.schemas import (
     ConsultingResponse,
     EngineReply,
@@ -180,6 +180,7 @@ class TurnEngine:
         self._register(ctx)
         work.decided = typed_decision(ctx)
         work.documents = await self._after_answer(ctx, work.decided)
+        work.query = turn_query(ctx)
         work.excerpts = await retrieve(ctx, self._knowledge, self._settings)
         return work
 
@@ -202,6 +203,7 @@ class TurnEngine:
         apply_reply(ctx, reply)
         text = ctx.log.safety.text(reply.agent_response)
         outcome = reply.state_updates.outcome if isinstance(reply, InvestigationResponse) else None
+        citations = cited(ctx, reply.citations, work.excerpts)
         record_turn(
             ctx.case,
             before,
@@ -209,11 +211,12 @@ class TurnEngine:
             outcome=outcome,
             user_summary=ctx.turn.text[:SUMMARY_CHARS] or None,
             agent_summary=text[:SUMMARY_CHARS],
+            actions=search_actions(work.query, work.excerpts, citations),
         )
         return work.result(
             ReplyKind.ANSWER,
             text,
-            citations=cited(ctx, reply.citations, work.excerpts),
+            citations=citations,
             debug=debug.model_copy(update={"llm_outcome": "ok"}),
         )
 
@@ -226,7 +229,11 @@ class TurnEngine:
             lines.append(decision_note(work.decided))
         lines.extend(no_llm_turn(ctx, work.excerpts, consumed=consumed))
         record_turn(
-            ctx.case, before, now=ctx.now, user_summary=ctx.turn.text[:SUMMARY_CHARS] or None
+            ctx.case,
+            before,
+            now=ctx.now,
+            user_summary=ctx.turn.text[:SUMMARY_CHARS] or None,
+            actions=search_actions(work.query, work.excerpts, []),
         )
         return work.result(
             ReplyKind.NO_LLM,
@@ -260,6 +267,8 @@ class _Turn:
     decided: AnswerResult | None = None
     documents: list[DocumentView] = field(default_factory=list)
     excerpts: list[RetrievedChunk] = field(default_factory=list)
+    query: str = ""
+    """What the knowledge was searched for this turn (empty: no search)."""
 
     def result(
         self,

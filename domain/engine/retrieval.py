@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.engine.context import TurnContext
 from domain.engine.intents import parse_decision
-from domain.knowledge import Citation, KnowledgePort, KnowledgeResult, RetrievedChunk, ToolStatus
+from domain.knowledge import (
+    Citation,
+    KnowledgeBaseKind,
+    KnowledgePort,
+    KnowledgeResult,
+    RetrievedChunk,
+    ToolStatus,
+)
+
+QUERY_NOTE_CHARS = 120
 
 
 @dataclass(frozen=True)
@@ -76,3 +86,17 @@ def cited(
         else:
             ctx.ignore(f"citation {label} matches no excerpt")
     return found
+
+
+def search_actions(
+    query: str, excerpts: Sequence[RetrievedChunk], citations: Sequence[Citation]
+) -> list[str]:
+    """What the turn's knowledge searches did, for the turn log (the judge reads it)."""
+    if not query:
+        return []
+    found = Counter(chunk.citation.kb for chunk in excerpts)
+    sizes = ", ".join(f"{found[kb]} {kb.value}" for kb in KnowledgeBaseKind)
+    actions = [f'searched the knowledge for "{query[:QUERY_NOTE_CHARS]}": {sizes} excerpt(s)']
+    if citations:
+        actions.append("cited " + ", ".join(c.label() for c in citations))
+    return actions

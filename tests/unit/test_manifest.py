@@ -110,7 +110,15 @@ async def dispatched(
     intake = SimpleNamespace(
         **{
             name: (lambda n: lambda *a, **k: recorded(n))(name)
-            for name in ("message", "home", "command", "open_case", "click", "kb_add")
+            for name in (
+                "message",
+                "home",
+                "command",
+                "open_case",
+                "click",
+                "kb_add",
+                "score_request",
+            )
         }
     )
     async with FakeSlack(bot_token="xoxb-test") as slack:
@@ -151,8 +159,8 @@ async def test_every_command_shortcut_and_event_of_the_manifest_reaches_a_listen
     ]
 
     statuses = [await _dispatch(app, request) for request in requests]
-    await eventually(lambda: len(calls) == 5)
+    await eventually(lambda: len(calls) == 6)
 
     assert statuses == [200] * len(requests)
-    assert sorted(calls) == ["command", "home", "message", "message", "open_case"]
+    assert sorted(calls) == ["command", "home", "message", "message", "open_case", "score_request"]
     assert await _dispatch(app, payloads.slash_command("x", command="/not-ours")) == 404

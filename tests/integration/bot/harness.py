@@ -22,7 +22,7 @@ from bot.settings import Settings, load_settings
 from domain.case import Case
 from domain.knowledge import KnowledgePort
 from domain.records import InboxItem
-from tests.fakes.gateway import gateway_for
+from tests.fakes.gateway import RecordedSleeps, gateway_for
 from tests.fakes.llm_server import FakeLLMServer, Scripted
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_samples import next_ts
@@ -67,6 +67,8 @@ class BotHarness:
     sent: list[SlackRequest] = field(default_factory=list)
     recorded: list[InboxItem] = field(default_factory=list)
     settled: int = 0
+    judge_waits: RecordedSleeps = field(default_factory=RecordedSleeps)
+    """The waits between scoring attempts (recorded, not slept)."""
     _new_record: asyncio.Event = field(default_factory=asyncio.Event)
 
     @classmethod
@@ -88,12 +90,14 @@ class BotHarness:
             # Generous enough that a scripted 1.5 s reply never times out on a loaded CI machine.
             "llm": gateway_for(model_server, timeout_s=MODEL_TIMEOUT_S).gateway,
             "poll_interval_s": 0.2,
+            "sleep": RecordedSleeps(),
             **options,
         }
         runtime = await build_runtime(settings, Options(**chosen))
         await runtime.start()
         server = await start_server(runtime, http=not socket_mode, port=0, host="127.0.0.1")
         harness = cls(slack, model_server, runtime, server, aiohttp.ClientSession())
+        harness.judge_waits = chosen["sleep"]
         runtime.services.intake.subscribe(harness._on_record)
         return harness
 

@@ -1,4 +1,4 @@
-"""The other buttons: "Can't get this" on evidence requests, and Report / Score on the header."""
+"""The other buttons: "Can't get this" on evidence requests, and Report on the header."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ async def test_cant_get_this_blocks_the_request_and_offers_the_alternatives(
     assert "Open evidence requests" not in header
 
 
-async def test_report_writes_the_case_report_into_the_thread_and_score_says_later(
+async def test_report_writes_the_case_report_into_the_thread(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
     thread_ts = await bot.mention("db-1 is down", statement_reply())
@@ -59,11 +59,9 @@ async def test_report_writes_the_case_report_into_the_thread_and_score_says_late
     bot.llm.script()  # the report is written from the template when the model has nothing
 
     await bot.click(header, action_prefix="fm_report")
-    await bot.click(header, action_prefix="fm_score")
 
     (upload,) = slack.calls_to("files.completeUploadExternal")
     assert upload["thread_ts"] == thread_ts
-    assert "isn't available yet" in slack.ephemerals(user=OPENER)[-1]["text"]
     case = await bot.case(thread_ts)
     assert case.documentation.artifacts.case_report_generated
 

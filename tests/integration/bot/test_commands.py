@@ -89,12 +89,6 @@ async def test_close_asks_in_the_case_thread_and_a_yes_closes_it(bot: BotHarness
     assert (await bot.case(thread_ts)).status is CaseStatus.CLOSED
 
 
-async def test_score_says_it_is_not_available_yet(bot: BotHarness) -> None:
-    response = await fm(bot, "score FM-1234")
-
-    assert "isn't available yet" in text_of(response)
-
-
 async def test_kb_search_cites_the_knowledge_base_and_only_your_runbooks(
     bot: BotHarness, knowledge: FakeKnowledge
 ) -> None:

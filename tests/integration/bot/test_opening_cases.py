@@ -53,13 +53,3 @@ async def test_the_investigate_shortcut_opens_a_case_on_any_message(
     assert "PaymentsHighErrorRate" in bot.llm_prompts()
     assert len(with_buttons(bot.bot_messages(alert["ts"]), "fm_answer")) == 1
     assert slack.invalid_payloads == []
-
-
-async def test_the_score_shortcut_says_scoring_is_not_available_yet(
-    bot: BotHarness, slack: FakeSlack
-) -> None:
-    status, _ = await bot.send(slack.payloads.message_shortcut("fm_score_investigation"))
-    await slack.wait_for("response_url")
-
-    assert status == 200
-    assert "isn't available yet" in slack.responses[-1]["text"]

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from storage.db import create_engine
+from domain.scoring.model import Category
+from storage import SqlScoreRepository
+from storage.db import create_engine, make_session_factory
 from storage.migrate import current_revision, downgrade, head_revision, upgrade
 from storage.tables import Base
 
@@ -52,7 +55,7 @@ def _indexes(connection: Connection, table: str) -> dict[str, dict[str, Any]]:
 
 async def test_migrations_go_up_down_and_up_again(database_url: str) -> None:
     head = head_revision()
-    assert head == "0002"
+    assert head == "0003"
     assert await asyncio.to_thread(current_revision, database_url) is None
 
     await asyncio.to_thread(upgrade, database_url)
@@ -101,7 +104,7 @@ def test_upgrade_creates_the_directory_of_a_sqlite_file(tmp_path: Path) -> None:
     assert current_revision(url) == head_revision()
 
 
-@pytest.mark.parametrize("revision", ["head", "0001", "0002"])
+@pytest.mark.parametrize("revision", ["head", "0001", "0002", "0003"])
 def test_upgrading_twice_changes_nothing(tmp_path: Path, revision: str) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/fm.db"
     upgrade(url, revision)
@@ -115,3 +118,57 @@ def test_an_existing_0001_database_gains_the_llm_call_table(tmp_path: Path) -> N
     upgrade(url, "0001")
     upgrade(url)
     assert current_revision(url) == head_revision()
+
+
+async def _count_scores(url: str) -> int:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return int(
+                (await connection.execute(text("SELECT count(*) FROM session_scores"))).scalar_one()
+            )
+    finally:
+        await engine.dispose()
+
+
+async def _insert_a_0001_score(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(
+                text(
+                    "INSERT INTO cases (case_id, team_id, channel_id, thread_ts, short_id, status,"
+                    " version, document, created_at, updated_at) VALUES ('case_1', 'T1', 'C1',"
+                    " '1.1', 'FM-0001', 'resolved', 1, '{}', :at, :at)"
+                ),
+                {"at": datetime(2025, 12, 1, tzinfo=UTC)},
+            )
+            await connection.execute(
+                text(
+                    "INSERT INTO session_scores (score_id, case_id, prompt_hash, total_score,"
+                    " score_triggered_by, scored_at_us, status, started_at_us) VALUES"
+                    " ('s1', 'case_1', :hash, 70, 'U1', 1, 'completed', 1)"
+                ),
+                {"hash": "c" * 64},
+            )
+    finally:
+        await engine.dispose()
+
+
+async def test_scores_made_before_0003_survive_its_upgrade_and_downgrade(database_url: str) -> None:
+    await asyncio.to_thread(upgrade, database_url, "0001")
+    await _insert_a_0001_score(database_url)
+
+    await asyncio.to_thread(upgrade, database_url)
+    engine = create_engine(database_url)
+    try:
+        score = await SqlScoreRepository(make_session_factory(engine)).get("s1")
+    finally:
+        await engine.dispose()
+    await asyncio.to_thread(downgrade, database_url, "0001")
+
+    assert (score.total_score, score.facts, score.phase, score.message_ts) == (70, None, None, None)
+    assert score.category_scores() == dict.fromkeys(Category)
+    assert await _count_scores(database_url) == 1
+    columns = await _inspect(database_url, lambda c: inspect(c).get_columns("session_scores"))
+    assert "facts" not in {column["name"] for column in columns}

@@ -1,0 +1,74 @@
+"""Deterministic facts about a finished case: counted, never judged (the judge gets them too)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.case import Case
+from domain.evidence_requests import EvidenceStatus
+from domain.safety import classify_command, sanitize_guidance
+from domain.scoring.model import CaseFacts, ConfidenceCheck
+
+ANSWERED = frozenset({EvidenceStatus.COMPLETE, EvidenceStatus.PARTIAL})
+ROOT_CAUSE_MILESTONE = "root_cause_identified"
+# The confidence rubric: "direct evidence confirms" (0.9+) needs corroboration, "strong supporting
+# evidence" (0.7+) needs at least one item; below that the case says it is speculating.
+EVIDENCE_FOR_CONFIDENCE: tuple[tuple[float, int], ...] = ((0.9, 2), (0.7, 1), (0.0, 0))
+
+
+def compute_facts(case: Case) -> CaseFacts:
+    """Count what the case did: requests, unsafe commands, the root cause and its evidence."""
+    requests = case.evidence_requests
+    conclusion = case.root_cause_conclusion
+    held = {e.evidence_id for e in case.evidence}
+    cited = len({i for i in conclusion.evidence_basis if i in held}) if conclusion else 0
+    confidence = conclusion.confidence_score if conclusion else None
+    return CaseFacts(
+        requests_made=len(requests),
+        requests_answered=sum(1 for r in requests if r.status in ANSWERED),
+        requests_blocked=sum(1 for r in requests if r.status is EvidenceStatus.BLOCKED),
+        unsafe_commands=count_unsafe_commands(case),
+        evidence_count=len(case.evidence),
+        root_cause_stated=conclusion is not None,
+        cited_evidence=cited,
+        root_cause_confidence=confidence,
+        confidence_check=check_confidence(confidence, cited),
+        turns_to_root_cause=turns_to_root_cause(case),
+        total_turns=case.current_turn,
+    )
+
+
+def evidence_needed(confidence: float) -> int:
+    """How many cited evidence items a confidence needs to be calibrated."""
+    return next(count for floor, count in EVIDENCE_FOR_CONFIDENCE if confidence >= floor)
+
+
+def check_confidence(confidence: float | None, cited: int) -> ConfidenceCheck:
+    """Calibrated when the cited evidence is enough for the stated confidence."""
+    if confidence is None:
+        return ConfidenceCheck.NO_ROOT_CAUSE
+    if cited >= evidence_needed(confidence):
+        return ConfidenceCheck.CALIBRATED
+    return ConfidenceCheck.OVERCONFIDENT
+
+
+def turns_to_root_cause(case: Case) -> int | None:
+    """The turn (from 1) whose record shows the root cause being identified."""
+    for turn in case.turn_history:
+        if ROOT_CAUSE_MILESTONE in turn.milestones_completed:
+            return turn.turn_number + 1
+    return None
+
+
+def count_unsafe_commands(case: Case) -> int:
+    """Suggested commands (request guidance and solutions) that are not read-only."""
+    unsafe = 0
+    for request in case.evidence_requests:
+        unsafe += len(sanitize_guidance(request.guidance).removed)
+    for solution in case.solutions:
+        unsafe += _unsafe(solution.commands)
+    return unsafe
+
+
+def _unsafe(commands: Iterable[str]) -> int:
+    return sum(1 for c in commands if c.strip() and not classify_command(c).is_safe)
