@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from bot.render.header import case_header_message
 from bot.render.limits import fit
 from bot.render.message import SlackMessage
-from bot.render.prompts import confirmation_message, superseded_message
+from bot.render.prompts import confirmation_message, decided_message, superseded_message
 from bot.render.reply import placeholder, reply_message
 from bot.services.ports import ChatSurface
 from bot.services.refs import MessageRefs
 from bot.work import ThreadRef
 from domain.case import Case
-from domain.confirmations import StatusChangePayload
+from domain.confirmations import ConfirmationState, StatusChangePayload
+from domain.decisions import AnswerOutcome, AnswerResult
+from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
 from domain.status import TERMINAL_STATUSES
 
@@ -139,6 +141,18 @@ class ThreadPresenter:
             rendered = confirmation_message(prompt, case_id=case.case_id, final=final)
             posted[prompt.confirmation_id] = await self.post(case, rendered)
         return posted
+
+    async def show_decided(self, case: Case, decided: AnswerResult) -> None:
+        """Rewrite a question answered by typing, as a click would: the decision, no buttons."""
+        confirmation = decided.confirmation
+        if decided.outcome is not AnswerOutcome.APPLIED or not confirmation.surface_ref:
+            return
+        accepted = confirmation.state is ConfirmationState.ACCEPTED
+        await self.surface.update(
+            channel=case.channel_id,
+            ts=confirmation.surface_ref,
+            message=decided_message(decision_note(decided), accepted=accepted),
+        )
 
     async def withdraw_prompts(self, case: Case, posted: dict[str, str]) -> None:
         """Questions shown by a turn that was not saved: mark them as no longer applying."""

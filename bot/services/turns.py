@@ -97,8 +97,10 @@ class TurnService:
         if ingested.placeholder_used:
             at = await self._presenter.new_placeholder(case, work_key)
         prepared = await self._prepare(case, fresh, ingested.files, history)
-        saved, reply = await self._run_and_show(case, prepared, at)
-        await self._remember(saved, fresh, at, reply)
+        saved, result = await self._run_and_show(case, prepared, at)
+        await self._remember(saved, fresh, at, result.reply)
+        if result.decided is not None:
+            await self._presenter.show_decided(saved, result.decided)
         await self._presenter.show_header(saved)
 
     async def _prepare(
@@ -122,13 +124,13 @@ class TurnService:
         )
         return _Turn(fresh, turn)
 
-    async def _run_and_show(self, case: Case, prepared: _Turn, at: str) -> tuple[Case, TurnReply]:
+    async def _run_and_show(self, case: Case, prepared: _Turn, at: str) -> tuple[Case, TurnResult]:
         """Engine → thread → save; on a version conflict, again on the fresh case."""
         for attempt in range(1, SAVE_ATTEMPTS + 1):
             result = await self._engine.take_turn(case=case, turn=prepared.turn)
             posted = await self._presenter.show_reply(result.case, result.reply, at=at)
             try:
-                return await self._save(result, posted), result.reply
+                return await self._save(result, posted), result
             except VersionConflictError:
                 await self._presenter.withdraw_prompts(result.case, posted)
                 if attempt == SAVE_ATTEMPTS:

@@ -65,6 +65,8 @@ class TurnResult:
 
     case: Case
     reply: TurnReply
+    decided: AnswerResult | None = None
+    """A question the people answered by typing this turn (its prompt shows the decision)."""
 
 
 class TurnEngine:
@@ -287,4 +289,5 @@ class _Turn:
             documents=self.documents,
             debug=debug or DebugInfo(),
         )
-        return TurnResult(self.ctx.case, build_reply(self.ctx.case, self.before, parts))
+        reply = build_reply(self.ctx.case, self.before, parts)
+        return TurnResult(self.ctx.case, reply, decided=self.decided)

@@ -35,7 +35,7 @@ from tests.integration.bot.harness import (
     text_of,
     with_buttons,
 )
-from tests.integration.bot.replies import statement_reply
+from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.unit.domain.builders import add_evidence, add_hypothesis, add_solution
 
 JsonDict = dict[str, Any]
@@ -233,3 +233,21 @@ async def test_a_click_on_a_replaced_question_says_it_no_longer_applies(
     case = await bot.case(thread_ts)
     states = [c.state for c in case.confirmations if c.kind is ConfirmationKind.PATH_CHOICE]
     assert states == [ConfirmationState.SUPERSEDED, ConfirmationState.PENDING]
+
+
+@pytest.mark.parametrize("typed", ["yes", "no"])
+async def test_a_typed_answer_rewrites_the_question_as_a_click_would(
+    bot: BotHarness, slack: FakeSlack, typed: str
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+
+    await bot.reply(thread_ts, typed, chat_reply("Noted."))
+
+    rewritten = slack.message(CHANNEL, question["ts"])
+    assert rewritten is not None
+    assert buttons(rewritten) == []
+    assert f"<@{OPENER}> answered {typed}" in text_of(rewritten)
+    expected = CaseStatus.INVESTIGATING if typed == "yes" else CaseStatus.CONSULTING
+    assert (await bot.case(thread_ts)).status is expected
+    assert slack.invalid_payloads == []
