@@ -14,11 +14,14 @@ from domain.ports import (
     MessageRepository,
     ScoreRepository,
 )
+from domain.workflows.ports import AlertGroupRepository, RemediationRepository
+from storage.alerts import SqlAlertGroupRepository
 from storage.audit import SqlAuditRepository
 from storage.cases import SqlCaseRepository
 from storage.conversation import SqlMessageRepository
 from storage.files import SqlFileRepository
 from storage.inbox import SqlInboxRepository
+from storage.remediation import SqlRemediationRepository
 from storage.scores import SqlScoreRepository
 
 
@@ -32,6 +35,8 @@ class Repositories:
     inbox: InboxRepository
     audit: AuditRepository
     scores: ScoreRepository
+    alert_groups: AlertGroupRepository
+    remediations: RemediationRepository
 
 
 def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Repositories:
@@ -43,16 +48,20 @@ def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Rep
         inbox=SqlInboxRepository(session_factory),
         audit=SqlAuditRepository(session_factory),
         scores=SqlScoreRepository(session_factory),
+        alert_groups=SqlAlertGroupRepository(session_factory),
+        remediations=SqlRemediationRepository(session_factory),
     )
 
 
 __all__ = [
     "Repositories",
+    "SqlAlertGroupRepository",
     "SqlAuditRepository",
     "SqlCaseRepository",
     "SqlFileRepository",
     "SqlInboxRepository",
     "SqlMessageRepository",
+    "SqlRemediationRepository",
     "SqlScoreRepository",
     "build_repositories",
 ]

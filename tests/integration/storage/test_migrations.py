@@ -24,7 +24,10 @@ TABLES = {
     "inbox",
     "session_scores",
     "audit_log",
+    "alert_groups",
+    "remediation_strategies",
 }
+INITIAL_TABLES = TABLES - {"alert_groups", "remediation_strategies"}
 
 
 async def _inspect(url: str, look: Any) -> Any:
@@ -51,7 +54,7 @@ def _indexes(connection: Connection, table: str) -> dict[str, dict[str, Any]]:
 
 async def test_migrations_go_up_down_and_up_again(database_url: str) -> None:
     head = head_revision()
-    assert head == "0001"
+    assert head == "0004"
     assert await asyncio.to_thread(current_revision, database_url) is None
 
     await asyncio.to_thread(upgrade, database_url)
@@ -100,9 +103,27 @@ def test_upgrade_creates_the_directory_of_a_sqlite_file(tmp_path: Path) -> None:
     assert current_revision(url) == head_revision()
 
 
-@pytest.mark.parametrize("revision", ["head", "0001"])
-def test_upgrading_twice_changes_nothing(tmp_path: Path, revision: str) -> None:
+@pytest.mark.parametrize(("revision", "expected"), [("head", "0004"), ("0001", "0001")])
+def test_upgrading_twice_changes_nothing(tmp_path: Path, revision: str, expected: str) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/fm.db"
     upgrade(url, revision)
     upgrade(url, revision)
-    assert current_revision(url) == "0001"
+    assert current_revision(url) == expected
+
+
+async def test_the_alerts_revision_goes_down_to_the_initial_schema(database_url: str) -> None:
+    await asyncio.to_thread(upgrade, database_url)
+
+    await asyncio.to_thread(downgrade, database_url, "0001")
+
+    assert await asyncio.to_thread(current_revision, database_url) == "0001"
+    assert await _inspect(database_url, _tables) == INITIAL_TABLES
+
+
+async def test_the_active_alert_group_index_is_unique_and_partial(migrated_url: str) -> None:
+    indexes = await _inspect(migrated_url, lambda c: _indexes(c, "alert_groups"))
+    active = indexes["uq_alert_groups_active_group"]
+    assert active["unique"]
+    assert active["column_names"] == ["team_id", "group_hash"]
+    where = {k: v for k, v in active.get("dialect_options", {}).items() if k.endswith("_where")}
+    assert any("retired_at" in str(v) for v in where.values())
