@@ -120,9 +120,7 @@ def rule_notification(
 
 def _fill(template: str, labels: dict[str, str], value: float) -> str:
     """Prometheus' annotation templates, for the few forms the rules use."""
-    text = re.sub(
-        r"\{\{\s*\$labels\.(\w+)\s*\}\}", lambda m: labels.get(m.group(1), ""), template
-    )
+    text = re.sub(r"\{\{\s*\$labels\.(\w+)\s*\}\}", lambda m: labels.get(m.group(1), ""), template)
     text = re.sub(r'\{\{\s*printf\s+"%\.2f"\s+\$value\s*\}\}', f"{value:.2f}", text)
     return re.sub(r"\{\{\s*\$value[^}]*\}\}", f"{value:g}", text)
 

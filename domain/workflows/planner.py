@@ -15,8 +15,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
+from domain.evidence_requests import AcquisitionGuidance
 from domain.llm import LLMPort, LLMReplyInvalidError, LLMUnavailableError, ModelTier
 from domain.ports import Clock
+from domain.safety import sanitize_guidance
 from domain.workflows.catalog import Catalog, LabelFilters, RcaSeverity, Workflow
 from domain.workflows.incident import IncidentContext
 from domain.workflows.ports import WorkflowIndex
@@ -105,6 +107,7 @@ class RcaPlanner:
             logger.warning("RCA failed", extra={"case_id": case_id, "error": type(error).__name__})
             return RcaOutcome(OutcomeKind.FAILED, "", filters, note=MODEL_FAILED)
         assert isinstance(findings, RcaFindings)
+        findings = safe_findings(findings)
         query = catalog_query(findings)
         offered = await self.search(query, filters)
         if not offered:
@@ -154,6 +157,13 @@ class RcaPlanner:
             template_hash=prompt.template_hash,
             case_id=case_id,
         )
+
+
+def safe_findings(findings: RcaFindings) -> RcaFindings:
+    """The findings without suggested checks that are not read-only (they are shown to run)."""
+    guidance = AcquisitionGuidance(alternatives=findings.evidence_to_confirm)
+    kept = sanitize_guidance(guidance).guidance.alternatives
+    return findings.model_copy(update={"evidence_to_confirm": kept})
 
 
 def _allowed(workflow: Workflow, filters: LabelFilters) -> bool:

@@ -39,8 +39,9 @@ class RcaFindings(DomainModel):
     """namespace/Kind/name, or Kind/name for cluster resources, of what needs remediation."""
     contributing_factors: list[str] = Field(default_factory=list)
     """Other conditions that made it happen or worse."""
-    evidence_to_confirm: list[str] = Field(default_factory=list)
-    """Observations that would confirm or refute your conclusion (read-only checks)."""
+    evidence_to_confirm: list[str] = Field(default_factory=list, max_length=3)
+    """At most 3 observations that would confirm or refute your conclusion (read-only checks,
+    e.g. 'Kubernetes: kubectl logs deploy/api -n shop --previous')."""
 
 
 class StrategyReply(DomainModel):

@@ -34,7 +34,11 @@ def test_catalog_validate_accepts_the_test_catalog_and_lists_its_workflows(
     assert code == 0
     assert err == ""
     assert "Catalog OK: 7 workflows in 6 files." in out
-    for workflow_id in ("restart-crashlooping-deployment", "cordon-drain-node", "rollback-deployment"):
+    for workflow_id in (
+        "restart-crashlooping-deployment",
+        "cordon-drain-node",
+        "rollback-deployment",
+    ):
         assert workflow_id in out
 
 

@@ -30,15 +30,15 @@ def workflow(workflow_id: str, version: str | None = None) -> Workflow:
     return found
 
 
-def strategy(workflow_id: str = RESTART, **changes: Any) -> dict[str, Any]:
-    """A strategy that passes every rule (for the restart workflow by default)."""
+def strategy(base: str = RESTART, **changes: Any) -> dict[str, Any]:
+    """A strategy for workflow ``base`` that passes every rule, with ``changes`` applied."""
     data: dict[str, Any] = {
-        "workflow_id": workflow_id,
-        "version": workflow(workflow_id).version,
+        "workflow_id": base,
+        "version": workflow(base).version,
         "confidence": 0.82,
         "rationale": "The container exits on start after a dependency blip; a restart clears it.",
         "estimated_risk": "low",
-        "parameters": PARAMETERS[workflow_id],
+        "parameters": PARAMETERS[base],
     }
     data.update(changes)
     return data

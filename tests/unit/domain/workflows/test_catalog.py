@@ -1,4 +1,4 @@
-"""The catalog: mandatory labels, the parameter schema, versions, label filters and safety checks."""
+"""The catalog: mandatory labels, parameter schema, versions, label filters and safety checks."""
 
 from __future__ import annotations
 

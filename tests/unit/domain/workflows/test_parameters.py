@@ -72,4 +72,6 @@ def test_steps_are_filled_with_the_approved_values() -> None:
 
 
 def test_an_unset_optional_placeholder_leaves_no_gap() -> None:
-    assert fill("kubectl get pods {{FLAGS}} -n {{NS}}", {"NS": "prod"}) == "kubectl get pods -n prod"
+    assert (
+        fill("kubectl get pods {{FLAGS}} -n {{NS}}", {"NS": "prod"}) == "kubectl get pods -n prod"
+    )
