@@ -2,9 +2,11 @@
 
 The seed's phase 4 (`search_workflow_catalog`): the query is the RCA's signal type and severity,
 the business context (environment, priority, risk tolerance, business category) filters on the
-workflows' labels, where a label value of ``*`` matches anything. Rows carry the catalog's digest;
-the table is rebuilt on first use after the catalog changed, so a restart with the same catalog
-embeds nothing.
+workflows' labels, where a label value of ``*`` matches anything. The severity is a label too: it
+filters on the severities a workflow suits, while the signal type is matched by full text and
+meaning (an RCA may name it differently from the catalog). Rows carry the catalog's digest; the
+table is rebuilt on first use after the catalog changed, so a restart with the same catalog embeds
+nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ import pyarrow as pa
 from lancedb.index import FTS
 from lancedb.query import FullTextOperator, MatchQuery
 
-from domain.workflows.catalog import ANY, FILTER_LABELS, Catalog, LabelFilters, Workflow
+from domain.workflows.catalog import (
+    ANY,
+    FILTER_LABELS,
+    Catalog,
+    LabelFilters,
+    RcaSeverity,
+    Workflow,
+)
 from domain.workflows.ports import WorkflowMatch
 from rag.embeddings import Embedder
 from rag.filters import quote
@@ -51,21 +60,27 @@ def workflow_schema(dimension: int) -> pa.Schema:
 
 
 def searchable_text(workflow: Workflow) -> str:
-    """What the query is matched against: signal type, severities, title and description."""
+    """What the signal type is matched against: the workflow's own, title and description."""
     labels = workflow.labels
-    severities = " ".join(s.value for s in labels.severity)
-    return (
-        f"{labels.signal_type} {severities} {labels.component}\n{workflow.title}\n"
-        f"{workflow.description}"
-    )
+    return f"{labels.signal_type} {labels.component}\n{workflow.title}\n{workflow.description}"
 
 
-def label_filter(filters: LabelFilters) -> str | None:
+def split_query(query: str) -> tuple[str, RcaSeverity | None]:
+    """``"OOMKilled critical"`` → ("OOMKilled", critical); a query without a severity is kept."""
+    words = query.split()
+    if len(words) > 1 and words[-1].lower() in {s.value for s in RcaSeverity}:
+        return " ".join(words[:-1]), RcaSeverity(words[-1].lower())
+    return query.strip(), None
+
+
+def label_filter(filters: LabelFilters, severity: RcaSeverity | None = None) -> str | None:
     """The SQL prefilter: each business label must contain the value or the wildcard."""
     clauses = [
         f"array_has_any({label}, [{quote(value.lower())}, {quote(ANY)}])"
         for label, value in filters.items()
     ]
+    if severity is not None:
+        clauses.append(f"array_has(severity, {quote(severity.value)})")
     return " AND ".join(clauses) or None
 
 
@@ -110,10 +125,15 @@ class LanceWorkflowIndex:
         """The best workflows for ``query`` among those the label filters allow."""
         if not await self.ensure_indexed():
             return []
-        where = label_filter(filters)
-        keywords = keyword_query(query)
-        vector = (await self._embedder.embed([query]))[0]
-        text_rows = await self._text_side(keywords, where) if keywords else []
+        signal, severity = split_query(query)
+        where = label_filter(filters, severity)
+        keywords = keyword_query(signal)
+        vector = (await self._embedder.embed([signal]))[0]
+        # Rows with every word (the signal type and the severity) outrank rows with any of them.
+        every, some = [
+            await self._text_side(keywords, where, operator) if keywords else []
+            for operator in (FullTextOperator.AND, FullTextOperator.OR)
+        ]
         vector_rows = await self._vector_side(vector, where)
         return [
             WorkflowMatch(
@@ -121,7 +141,7 @@ class LanceWorkflowIndex:
                 version=str(hit.row["version"]),
                 score=hit.score,
             )
-            for hit in fuse([text_rows, vector_rows], limit)
+            for hit in fuse([every, some, vector_rows], limit)
         ]
 
     async def _rebuild(self, workflows: list[Workflow], digest: str) -> None:
@@ -138,11 +158,13 @@ class LanceWorkflowIndex:
             await self._table.optimize()
         logger.info("workflow catalog indexed", extra={"workflows": len(rows)})
 
-    async def _text_side(self, keywords: str, where: str | None) -> list[dict[str, Any]]:
+    async def _text_side(
+        self, keywords: str, where: str | None, operator: FullTextOperator
+    ) -> list[dict[str, Any]]:
         match = MatchQuery(
             keywords,
             "text",
-            operator=FullTextOperator.OR,
+            operator=operator,
             boost=1.0,
             fuzziness=0,
             max_expansions=50,

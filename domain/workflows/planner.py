@@ -98,7 +98,8 @@ class RcaPlanner:
         """The whole analysis; the outcome's kind says how far it got."""
         filters = context.business
         if not self._llm.enabled:
-            query = f"{context.signal_type} {context.severity}"
+            known = context.severity in {s.value for s in RcaSeverity}
+            query = f"{context.signal_type} {context.severity}" if known else context.signal_type
             offered = await self.search(query, filters)
             return RcaOutcome(OutcomeKind.NO_LLM, query, filters, offered)
         try:
