@@ -23,6 +23,7 @@ logger = logging.getLogger(__name__)
 
 ALERTS_PATH = "/alerts/alertmanager"
 MAX_BODY_BYTES = 1024 * 1024
+CHUNK_BYTES = 64 * 1024
 NOT_CONFIGURED = "alert intake is off: set FM_ALERT_TOKEN and FM_ALERT_CHANNEL"
 
 
@@ -41,8 +42,8 @@ class AlertEndpoint:
         if not self._authorized(request.headers.get("Authorization", "")):
             logger.warning("alert refused: bad bearer token", extra={"peer": request.remote})
             return _error(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
-        body = await request.content.read(MAX_BODY_BYTES + 1)
-        if len(body) > MAX_BODY_BYTES:
+        body = await _read_capped(request)
+        if body is None:
             return _error(413, f"the body is larger than {MAX_BODY_BYTES // 1024} KB")
         try:
             group = parse_alertmanager(body)
@@ -64,6 +65,18 @@ class AlertEndpoint:
         if scheme.lower() != "bearer" or self._token is None:
             return False
         return hmac.compare_digest(credentials.strip().encode(), self._token)
+
+
+async def _read_capped(request: web.Request) -> bytes | None:
+    """The body, or None as soon as it is longer than allowed."""
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        return None
+    data = bytearray()
+    async for chunk in request.content.iter_chunked(CHUNK_BYTES):
+        data.extend(chunk)
+        if len(data) > MAX_BODY_BYTES:
+            return None
+    return bytes(data)
 
 
 def _error(status: int, reason: str, headers: dict[str, str] | None = None) -> web.Response:

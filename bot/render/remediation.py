@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from slack_sdk.models.blocks import Block
 
 from bot.ids import ActionId, StrategyValue, action_id
@@ -50,8 +52,16 @@ def rca_message(outcome: RcaOutcome, *, signal_severity: str, catalog: bool) -> 
     if outcome.note:
         blocks += sections(f"⚠️ {escape(outcome.note)}")
     blocks += _outcome_blocks(outcome, catalog=catalog)
-    text = analysis or outcome.note or FOOTERS[OutcomeKind.NO_LLM]
-    return message(blocks or sections(FOOTERS[OutcomeKind.NO_LLM]), text=shorten(text, 300))
+    return message(blocks or sections(FOOTERS[OutcomeKind.NO_LLM]), text=_fallback(outcome))
+
+
+def _fallback(outcome: RcaOutcome) -> str:
+    """The notification text: the analysis in one line, or why there is none."""
+    source = outcome.reply or outcome.findings
+    if source is None:
+        return outcome.note or FOOTERS[OutcomeKind.NO_LLM]
+    summary = f"Root-cause analysis ({source.rca_severity.value}): {source.analysis_summary}"
+    return shorten(summary, 300)
 
 
 def _analysis(outcome: RcaOutcome, signal_severity: str) -> str:
@@ -103,6 +113,26 @@ def _outcome_blocks(outcome: RcaOutcome, *, catalog: bool) -> list[Block]:
     if footer is None:
         return []
     return context(footer.format(query=code(outcome.query), filters=outcome.filters.describe()))
+
+
+def analysis_record(outcome: RcaOutcome, strategies: list[RemediationStrategy]) -> str:
+    """The analysis in plain words, as the conversation the next turns' model reads."""
+    source = outcome.reply or outcome.findings
+    if source is None:
+        return _fallback(outcome)
+    lines = [
+        f"Root-cause analysis of the alert (severity {source.rca_severity.value}).",
+        f"Summary: {source.analysis_summary}",
+        f"Root cause: {source.root_cause_assessment}",
+    ]
+    lines += [
+        f"Offered for approval: {s.title} ({s.workflow_id}@{s.version}), parameters "
+        f"{json.dumps(s.parameters)}, confidence {s.confidence:.2f}, risk {s.estimated_risk.value}."
+        for s in strategies
+    ]
+    if outcome.problems:
+        lines.append("No workflow offered: the choice failed validation.")
+    return "\n".join(lines)
 
 
 def strategy_message(

@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render.remediation import rca_message, strategy_message
+from bot.render.remediation import analysis_record, rca_message, strategy_message
 from bot.services.cases import CaseStore
 from bot.services.deferral import Deferral
 from bot.services.presenter import ThreadPresenter
@@ -92,7 +92,7 @@ class AnalysisService:
                 ts=at,
                 author=BOT_AUTHOR,
                 role=MessageRole.ASSISTANT,
-                text=rendered.text,
+                text=analysis_record(outcome, strategies),
                 created_at=self._p.clock.now(),
             )
         )

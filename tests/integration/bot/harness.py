@@ -78,10 +78,11 @@ class BotHarness:
         *,
         knowledge: KnowledgePort,
         socket_mode: bool = False,
+        env: dict[str, str] | None = None,
         **options: Any,
     ) -> BotHarness:
         extra = {"SLACK_APP_TOKEN": APP_TOKEN} if socket_mode else {}
-        settings = bot_settings(slack, data_dir, **extra)
+        settings = bot_settings(slack, data_dir, **extra, **(env or {}))
         chosen: dict[str, Any] = {
             "knowledge": knowledge,
             # Generous enough that a scripted 1.5 s reply never times out on a loaded CI machine.
