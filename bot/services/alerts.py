@@ -22,7 +22,7 @@ from bot.render.alerts import (
 from bot.render.message import SlackMessage
 from bot.render.text import shorten
 from bot.services.cases import CaseStore
-from bot.services.deferral import Deferral
+from bot.services.deferral import Deferral, is_transient
 from bot.services.intake import ALERT_CASE_KEY, Intake
 from bot.services.ports import Workspace
 from bot.services.presenter import ThreadPresenter
@@ -197,9 +197,15 @@ class AlertService:
         """A repeated notification: refresh the alert message, say what changed in the thread."""
         assert record.alert_ts is not None
         assert record.case_id is not None
-        await self._p.presenter.surface.update(
-            channel=record.channel_id, ts=record.alert_ts, message=alert_message(record)
-        )
+        try:
+            await self._p.presenter.surface.update(
+                channel=record.channel_id, ts=record.alert_ts, message=alert_message(record)
+            )
+        except Exception as error:
+            if is_transient(error):
+                raise
+            # Someone deleted the alert message: the thread still hears what changed.
+            logger.warning("the alert message could not be updated", extra={"error": str(error)})
         case = await self._p.cases.get(record.case_id)
         if touch.resolved_now:
             await self._say(case, resolved_note(work.group, at=work.received_at))

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.render.remediation import analysis_record, rca_message, strategy_message
 from bot.services.cases import CaseStore
-from bot.services.deferral import Deferral
+from bot.services.deferral import RETRY_MARK, Deferral
 from bot.services.presenter import ThreadPresenter
 from bot.work import RcaWork
 from domain.base import new_id
@@ -76,7 +76,8 @@ class AnalysisService:
         group = await self._p.groups.for_case(case.case_id)
         if case.is_terminal or group is None or await self._done(case, work.case_id):
             return
-        at = await self._p.presenter.start_placeholder(case, work_key)
+        # A retry finds the placeholder its first try left, under the first try's key.
+        at = await self._p.presenter.start_placeholder(case, work_key.split(RETRY_MARK, 1)[0])
         context = build_incident_context(
             group.latest, dedup=group.dedup(), received_at=group.last_seen
         )

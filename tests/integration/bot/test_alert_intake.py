@@ -282,3 +282,32 @@ async def test_the_alert_endpoint_runs_in_socket_mode(
     assert harness.server.socket is not None, "Socket Mode, yet the alert was taken over HTTP"
     assert status == 200
     assert len(opened) == 1
+
+
+async def test_a_deleted_alert_message_does_not_stop_the_thread_hearing_of_changes(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_alert(bot)
+    slack.fail_next("chat.update", error="message_not_found")
+
+    await post_alert(bot, resolved(crash_looping()))
+    await bot.settle()
+
+    assert "Alert resolved" in thread_text(bot, thread_ts)
+
+
+async def test_an_analysis_cut_short_by_slack_is_finished_by_its_retry(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    bot.llm.script(*analysis(strategy(RESTART)), *analysis(strategy(RESTART)))
+    slack.fail_next("chat.update", status=500)
+
+    await post_alert(bot, crash_looping())
+    await eventually(lambda: len(bot.llm.requests) == 4, seconds=10)
+    await bot.settle(expect=0)
+    thread_ts = str(alert_messages(bot)[0]["ts"])
+    await eventually(lambda: bool(with_strategy_buttons(bot, thread_ts)), seconds=10)
+
+    texts = [text_of(m) for m in bot.thread(thread_ts)]
+    assert not any("Looking at this" in t for t in texts), "the retry reused the placeholder"
+    assert sum("Root-cause analysis" in t for t in texts) == 1
