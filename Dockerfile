@@ -20,6 +20,8 @@ COPY rag ./rag
 COPY storage ./storage
 # The postgres extra adds asyncpg so the same image can run on PostgreSQL (FM_DATABASE_URL).
 RUN pip install -c constraints.txt '.[postgres]'
+# An example remediation catalog: FM_WORKFLOW_CATALOG_DIR=/app/examples/workflows to try it.
+COPY examples ./examples
 
 RUN useradd --create-home --uid 10001 fm \
     && mkdir -p /data \

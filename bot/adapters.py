@@ -67,6 +67,21 @@ class KnowledgeStoreStats:
         return await self._service.store.count(TableName.KNOWLEDGE, f"team_id IN ({teams})")
 
 
+class SlackWorkspace:
+    """Workspace for alerts: the bot token's own workspace (auth.test, asked once)."""
+
+    def __init__(self, client: AsyncWebClient) -> None:
+        self._client = client
+        self._team_id: str | None = None
+
+    async def team_id(self) -> str:
+        """The workspace id (SlackApiError while Slack cannot be reached: retried later)."""
+        if self._team_id is None:
+            response = await self._client.auth_test()
+            self._team_id = str(response["team_id"])
+        return self._team_id
+
+
 class UsergroupResponders:
     """Responders from a Slack user group (an on-call group), cached for a minute."""
 

@@ -7,16 +7,12 @@ import logging
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.settings import Settings, SettingsError, load_settings, prepare_process_environment
 
 Command = Callable[[argparse.Namespace, Settings], int]
 EXIT_USAGE = 2
-
-# Commands whose implementation arrives in a later step, and the part each one is waiting for.
-NOT_YET_AVAILABLE = {
-    "catalog validate": "the workflow catalog",
-}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     catalog = _add(commands, "catalog", "workflow catalog").add_subparsers(
         required=True, metavar="ACTION"
     )
-    validate = _add(catalog, "validate", "check a workflow catalog", _not_yet("catalog validate"))
-    validate.add_argument("directory", metavar="DIR")
+    validate = _add(catalog, "validate", "check a workflow catalog", _catalog_validate)
+    validate.add_argument("directory", metavar="DIR", type=Path)
     return parser
 
 
@@ -97,16 +93,10 @@ def _knowledge_base(value: str) -> str:
     raise argparse.ArgumentTypeError(f"expected 'global' or 'user:<slack-user-id>', got {value!r}")
 
 
-def _not_yet(name: str) -> Command:
-    def command(args: argparse.Namespace, settings: Settings) -> int:
-        print(
-            f"`fm {name}` is not available yet in this version: it needs"
-            f" {NOT_YET_AVAILABLE[name]}, which comes in a later step.",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+def _catalog_validate(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.catalog_files import validate_command
 
-    return command
+    return validate_command(args.directory)
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:

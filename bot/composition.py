@@ -23,10 +23,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.adapters import (
     KnowledgeStoreStats,
     RepositoryCaseAccess,
+    SlackWorkspace,
     SystemClock,
     UnknownStats,
     UsergroupResponders,
 )
+from bot.alert_endpoint import AlertEndpoint
+from bot.alerting import AlertParts, Workflows, build_alert_features
+from bot.catalog_files import CatalogError, load_catalog
+from bot.executors import build_executor
 from bot.jobs import Jobs
 from bot.listeners import register_all
 from bot.llm_gateway import GatewayConfig, LiteLLMGateway
@@ -34,6 +39,7 @@ from bot.services import Services
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
+from bot.services.deferral import DELAYS_S
 from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
@@ -53,9 +59,12 @@ from domain.knowledge import KnowledgePort
 from domain.llm import LLMCallRecorder, LLMPort
 from domain.ports import Clock
 from domain.scoring.job import RepositoryMaterial, ScoringJob, Sleep
+from domain.workflows.catalog import Catalog
+from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
 from rag.embedding_model import resolve_model_path
-from rag.embeddings import load_model
+from rag.embeddings import SentenceTransformerEmbedder, load_model
 from rag.service import open_knowledge_service
+from rag.workflow_index import LanceWorkflowIndex
 from storage import Repositories, build_repositories
 from storage.db import create_engine, make_session_factory
 from storage.migrate import upgrade
@@ -88,6 +97,11 @@ class Options:
     """A Slack user group whose members answer confirmations (default: case participants)."""
     sleep: Sleep | None = None
     """How scoring waits between judge attempts (tests record the waits instead)."""
+    workflow_index: WorkflowIndex | None = None
+    """The catalog search (default: LanceDB with the embedding model, when there is a catalog)."""
+    executor: WorkflowExecutor | None = None
+    retry_delays_s: tuple[float, ...] = DELAYS_S
+    """Waits before retrying alert work that Slack being unavailable cut short."""
 
 
 @dataclass
@@ -106,6 +120,7 @@ class Runtime:
     client: AsyncWebClient | None = None
     app: AsyncApp | None = None
     http: aiohttp.ClientSession | None = None
+    alert_endpoint: AlertEndpoint | None = None
     background: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -138,6 +153,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     """Build the whole bot; migrations are applied first."""
     options = options or Options()
     clock = options.clock or SystemClock()
+    catalog = load_workflow_catalog(settings)
     await asyncio.to_thread(upgrade, settings.database_url)
     database = create_engine(settings.database_url)
     repositories = build_repositories(make_session_factory(database))
@@ -149,10 +165,15 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     responders = options.responders or _responders(
         options.confirmers_usergroup or settings.confirmers_usergroup, client
     )
-    services = build_services(
-        Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock, llm),
-        sleep=options.sleep or asyncio.sleep,
+    workflows = Workflows(
+        catalog,
+        options.workflow_index or await _workflow_index(settings, options, catalog),
+        options.executor or build_executor(settings, clock),
+        SlackWorkspace(client) if client is not None else None,
+        options.retry_delays_s,
     )
+    ports = Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock, llm)
+    services, endpoint = build_services(ports, workflows, sleep=options.sleep or asyncio.sleep)
     jobs = Jobs(services)
     worker = Worker(
         inbox=repositories.inbox,
@@ -167,7 +188,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     runtime = Runtime(
         settings, database, repositories, llm, knowledge, engine, services, worker, surface
     )
-    runtime.client, runtime.app = client, app
+    runtime.client, runtime.app, runtime.alert_endpoint = client, app, endpoint
     runtime.http = client.session if client is not None else None
     if options.knowledge is None:
         runtime.background.append(asyncio.create_task(_warm_up(settings), name="fm-warm-up"))
@@ -235,6 +256,21 @@ def build_app(settings: Settings, client: AsyncWebClient, services: Services) ->
     return app
 
 
+def load_workflow_catalog(settings: Settings) -> Catalog:
+    """The catalog in FM_WORKFLOW_CATALOG_DIR (empty if unset); any problem stops start-up."""
+    directory = settings.workflow_catalog_dir
+    if directory is None:
+        return Catalog()
+    try:
+        return load_catalog(directory)
+    except CatalogError as error:
+        problems = "\n".join(f"  {problem}" for problem in error.problems)
+        raise StartupError(
+            f"FM_WORKFLOW_CATALOG_DIR: the workflow catalog in {directory} cannot be used "
+            f"(check it with `fm catalog validate {directory}`):\n{problems}"
+        ) from None
+
+
 @dataclass(frozen=True)
 class Ports:
     """What the services are built from."""
@@ -250,12 +286,27 @@ class Ports:
     llm: LLMPort
 
 
-def build_services(ports: Ports, *, sleep: Sleep = asyncio.sleep) -> Services:
-    """Every use-case service, wired to its ports."""
+def build_services(
+    ports: Ports, workflows: Workflows, *, sleep: Sleep = asyncio.sleep
+) -> tuple[Services, AlertEndpoint]:
+    """Every use-case service, wired to its ports, and the alert endpoint."""
     repositories, clock, surface = ports.repositories, ports.clock, ports.surface
     cases, presenter, turns = _thread_services(ports)
-    closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
     intake = Intake(inbox=repositories.inbox, cases=cases)
+    alerting = build_alert_features(
+        AlertParts(
+            ports.settings,
+            repositories,
+            cases,
+            presenter,
+            intake,
+            ports.llm,
+            ports.responders,
+            clock,
+        ),
+        workflows,
+    )
+    closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
     scoring = _scoring(ports, cases, intake, sleep)
     clicks = ClickService(
         engine=ports.engine,
@@ -267,7 +318,7 @@ def build_services(ports: Ports, *, sleep: Sleep = asyncio.sleep) -> Services:
         clock=clock,
         scoring=scoring,
     )
-    return Services(
+    services = Services(
         intake=intake,
         cases=cases,
         presenter=presenter,
@@ -284,7 +335,11 @@ def build_services(ports: Ports, *, sleep: Sleep = asyncio.sleep) -> Services:
         home=HomeService(cases=cases, scoring=scoring, stats=ports.stats, surface=surface),
         runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
         scoring=scoring,
+        analysis=alerting.analysis,
+        remediation=alerting.remediation,
+        alerts=alerting.alerts,
     )
+    return services, alerting.endpoint
 
 
 def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> ScoringService:
@@ -338,6 +393,16 @@ def _thread_services(ports: Ports) -> tuple[CaseStore, ThreadPresenter, TurnServ
         clock=clock,
     )
     return cases, presenter, turns
+
+
+async def _workflow_index(
+    settings: Settings, options: Options, catalog: Catalog
+) -> WorkflowIndex | None:
+    """The catalog indexed in LanceDB next to the knowledge tables (none without a catalog)."""
+    if not len(catalog) or options.knowledge is not None:
+        return None
+    embedder = SentenceTransformerEmbedder(resolve_model_path(settings.embedding_model))
+    return await LanceWorkflowIndex.open(settings.lancedb_uri, embedder, catalog)
 
 
 async def _knowledge(

@@ -1,7 +1,8 @@
-"""The HTTP side: `POST /slack/events` (signed requests to Bolt) and `GET /healthz`.
+"""The HTTP side: `POST /slack/events` (signed, to Bolt), the alert endpoint and `GET /healthz`.
 
-In Socket Mode only the health check is served; it reports the websocket truly connected (asked
-with `await is_connected()`, not assumed from having connected once).
+In Socket Mode Slack needs no HTTP endpoint, but the alert endpoint and the health check are still
+served; the health check reports the websocket truly connected (asked with `await
+is_connected()`, not assumed from having connected once).
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.app.async_app import AsyncApp
 
+from bot.alert_endpoint import ALERTS_PATH
+
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 
 DatabaseCheck = Callable[[], Awaitable[bool]]
+Handler = Callable[[web.Request], Awaitable[web.Response]]
 
 
 class Connection(Protocol):
@@ -32,11 +36,14 @@ def build_web_app(
     bolt: AsyncApp | None,
     database_ok: DatabaseCheck,
     connection: Connection | None = None,
+    alerts: Handler | None = None,
 ) -> web.Application:
-    """Routes for HTTP mode (``bolt`` given) or just the health check (Socket Mode)."""
+    """Slack's route in HTTP mode (``bolt`` given), the alert endpoint and the health check."""
     app = web.Application()
     if bolt is not None:
         app.router.add_post(EVENTS_PATH, _events(bolt))
+    if alerts is not None:
+        app.router.add_post(ALERTS_PATH, alerts)
     app.router.add_get(HEALTH_PATH, _health(database_ok, connection))
     return app
 

@@ -32,6 +32,10 @@ class ActionId(StrEnum):
     """Report on the case header of a finished case (value: CaseValue)."""
     SCORE = "fm_score"
     """Score on the case header of a finished case (value: CaseValue)."""
+    APPROVE = "fm_approve"
+    """Approve on a remediation strategy (value: StrategyValue)."""
+    REJECT = "fm_reject"
+    """Reject on a remediation strategy (value: StrategyValue)."""
 
 
 class CallbackId(StrEnum):
@@ -116,6 +120,13 @@ class CaseValue(Value):
     """A case header button."""
 
     case_id: str
+
+
+class StrategyValue(Value):
+    """A remediation strategy's Approve / Reject button."""
+
+    case_id: str
+    strategy_id: str
 
 
 class KbAddMetadata(Value):

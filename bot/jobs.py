@@ -9,16 +9,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.errors import is_expected, user_message
+from bot.errors import BotError, is_expected, user_message
+from bot.ids import parse_action_id
 from bot.render.commands import notice
 from bot.services import Services
+from bot.services.remediation import REMEDIATION_ACTIONS
 from bot.work import (
+    AlertWork,
     ClickWork,
     CommandWork,
     HomeWork,
     KbAddWork,
     MessageWork,
     OpenCaseWork,
+    RcaWork,
     ScoreRequestWork,
     ScoreRunWork,
     ThreadMessage,
@@ -52,7 +56,9 @@ class Jobs:
                     thread=work.thread, messages=messages, work_key=item.dedup_key
                 )
             case ClickWork():
-                await services.clicks.handle(work=work)
+                await self._click(work)
+            case AlertWork() | RcaWork():
+                await self._alert(work, item.dedup_key)
             case CommandWork():
                 await services.commands.run(work=work)
             case KbAddWork():
@@ -63,6 +69,21 @@ class Jobs:
                 await services.scoring.request_in_thread(work=work)
             case ScoreRunWork():
                 await services.scoring.run(work=work)
+
+    async def _click(self, work: ClickWork) -> None:
+        if parse_action_id(work.action_id) in REMEDIATION_ACTIONS:
+            await self._services.remediation.decide(work=work)
+        else:
+            await self._services.clicks.handle(work=work)
+
+    async def _alert(self, work: AlertWork | RcaWork, work_key: str) -> None:
+        services = self._services
+        if isinstance(work, RcaWork):
+            await services.analysis.analyse(work=work, work_key=work_key)
+        elif services.alerts is None:
+            raise BotError("Alerts are not configured (FM_ALERT_CHANNEL).")
+        else:
+            await services.alerts.handle(work=work, work_key=work_key)
 
     async def report(self, item: InboxItem, error: BaseException, reference: str) -> None:
         """Tell people, in one short sentence, that this work failed (details stay in the logs)."""
@@ -124,6 +145,6 @@ class Jobs:
 
 
 def _thread_of(work: Work) -> ThreadRef | None:
-    if isinstance(work, OpenCaseWork | MessageWork):
+    if isinstance(work, OpenCaseWork | MessageWork | RcaWork):
         return work.thread
     return None

@@ -44,7 +44,7 @@ class Server:
 
 
 async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = HOST) -> Server:
-    """Connect Socket Mode or serve `POST /slack/events`; `GET /healthz` either way."""
+    """Connect Socket Mode or serve `POST /slack/events`; alerts and `GET /healthz` either way."""
     settings = runtime.settings
     app = runtime.app
     if app is None:
@@ -63,6 +63,7 @@ async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = H
         bolt=None if socket else app,
         database_ok=runtime.database_ok,
         connection=socket.client if socket else None,
+        alerts=runtime.alert_endpoint.handle if runtime.alert_endpoint else None,
     )
     runner = web.AppRunner(web_app, access_log=None)
     await runner.setup()

@@ -19,6 +19,7 @@ IGNORED_VARIABLES = frozenset({"FM_TEST_DATABASE_URL"})
 ASYNC_DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 TOKEN_PREFIXES = {"slack_bot_token": "xoxb-", "slack_app_token": "xapp-"}
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+MIN_TOKEN_CHARS = 16
 
 
 class SettingsError(Exception):
@@ -154,6 +155,37 @@ class Settings(BaseSettings):
         "a Slack channel ID such as C0123456789",
         "channel where webhook alerts open cases",
     )
+    alert_token: SecretStr | None = _setting(
+        "FM_ALERT_TOKEN",
+        None,
+        "a random token of at least 16 characters",
+        "bearer token Alertmanager sends to POST /alerts/alertmanager; empty = alerts are refused",
+    )
+    workflow_catalog_dir: Path | None = _setting(
+        "FM_WORKFLOW_CATALOG_DIR",
+        None,
+        "a directory of workflow YAML files",
+        "remediation workflow catalog; empty = alerts get an analysis but no workflows",
+    )
+    workflow_executor: Literal["none", "webhook"] = _setting(
+        "FM_WORKFLOW_EXECUTOR",
+        "none",
+        "none or webhook",
+        "what an approved workflow does: none = post the exact steps for a person to run;"
+        " webhook = POST it to FM_WORKFLOW_WEBHOOK_URL",
+    )
+    workflow_webhook_url: str | None = _setting(
+        "FM_WORKFLOW_WEBHOOK_URL",
+        None,
+        "an http:// or https:// URL",
+        "where the webhook executor POSTs approved workflows",
+    )
+    workflow_webhook_token: SecretStr | None = _setting(
+        "FM_WORKFLOW_WEBHOOK_TOKEN",
+        None,
+        "a token",
+        "bearer token sent with each webhook request; empty = none",
+    )
     max_upload_mb: int = _setting(
         "FM_MAX_UPLOAD_MB",
         25,
@@ -175,7 +207,7 @@ class Settings(BaseSettings):
             raise ValueError(f"must start with {prefix}")
         return value
 
-    @field_validator("slack_api_url", "llm_api_base")
+    @field_validator("slack_api_url", "llm_api_base", "workflow_webhook_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -205,6 +237,23 @@ class Settings(BaseSettings):
             raise ValueError("must be positive")
         return value
 
+    @field_validator("alert_token")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < MIN_TOKEN_CHARS:
+            raise ValueError("too short")
+        return value
+
+    @field_validator("workflow_executor", mode="before")
+    @classmethod
+    def _lower_executor(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("workflow_catalog_dir")
+    @classmethod
+    def _absolute_catalog(cls, value: Path | None) -> Path | None:
+        return value.expanduser().absolute() if value is not None else None
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: object) -> object:
@@ -225,6 +274,11 @@ class Settings(BaseSettings):
     def lancedb_uri(self) -> str:
         """The LanceDB location to use, derived from the data directory unless set."""
         return self.lancedb_uri_override or str(self.data_dir / "lancedb")
+
+    @property
+    def alerts_enabled(self) -> bool:
+        """Whether the alert endpoint accepts notifications (a token is configured)."""
+        return self.alert_token is not None and bool(self.alert_channel)
 
     @property
     def socket_mode(self) -> bool:
@@ -273,9 +327,23 @@ def load_settings(env: Mapping[str, str] | None = None, env_file: str | None = "
         settings = Settings.model_validate(known)
     except ValidationError as exc:
         raise SettingsError(problems + _describe_errors(exc, known)) from None
+    problems += _combination_problems(settings)
     if problems:
         raise SettingsError(problems)
     return settings
+
+
+def _combination_problems(settings: Settings) -> list[str]:
+    """Settings that are valid alone but need another one set too."""
+    problems = []
+    if settings.alert_token is not None and not settings.alert_channel:
+        problems.append(
+            "FM_ALERT_CHANNEL: required when FM_ALERT_TOKEN is set (the channel where alerts open"
+            " cases)"
+        )
+    if settings.workflow_executor == "webhook" and not settings.workflow_webhook_url:
+        problems.append("FM_WORKFLOW_WEBHOOK_URL: required when FM_WORKFLOW_EXECUTOR is webhook")
+    return problems
 
 
 def _merge_sources(env: Mapping[str, str], env_file: str | None) -> dict[str, str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from domain.records import InboxItem
+from domain.workflows.signals import SignalGroup, SignalStatus
 
 
 class WorkKind(StrEnum):
@@ -21,6 +23,8 @@ class WorkKind(StrEnum):
     HOME = "home"
     SCORE_REQUEST = "score_request"
     SCORE_RUN = "score_run"
+    ALERT = "alert"
+    RCA = "rca"
 
 
 TURN_KINDS = frozenset({WorkKind.MESSAGE})
@@ -143,6 +147,29 @@ class ScoreRunWork(Work):
     score_id: str
 
 
+class AlertWork(Work):
+    """A monitoring system's notification, accepted by the alert endpoint."""
+
+    group: SignalGroup
+    received_at: AwareDatetime
+    attempt: int = Field(default=0, ge=0)
+    """Earlier tries that Slack being unavailable cut short (each retry is a new inbox item)."""
+    counted: bool = False
+    """An earlier try already counted this notification against its group."""
+    previous_status: SignalStatus | None = None
+    """The group's status before this notification (kept for a retry)."""
+    new_fingerprints: list[str] = Field(default_factory=list)
+    """Alerts this notification added to the group (kept for a retry)."""
+
+
+class RcaWork(Work):
+    """Analyse the alert that opened a case and offer remediation workflows, in its thread."""
+
+    thread: ThreadRef
+    case_id: str
+    attempt: int = Field(default=0, ge=0)
+
+
 PAYLOADS: dict[WorkKind, type[Work]] = {
     WorkKind.OPEN_CASE: OpenCaseWork,
     WorkKind.MESSAGE: MessageWork,
@@ -152,20 +179,32 @@ PAYLOADS: dict[WorkKind, type[Work]] = {
     WorkKind.HOME: HomeWork,
     WorkKind.SCORE_REQUEST: ScoreRequestWork,
     WorkKind.SCORE_RUN: ScoreRunWork,
+    WorkKind.ALERT: AlertWork,
+    WorkKind.RCA: RcaWork,
 }
 KIND_OF: dict[type[Work], WorkKind] = {model: kind for kind, model in PAYLOADS.items()}
 WorkT = TypeVar("WorkT", bound=Work)
 
 
-def to_item(work: Work, *, dedup_key: str, team_id: str, case_key: str | None) -> InboxItem:
-    """An inbox item carrying ``work``."""
-    return InboxItem(
+def to_item(
+    work: Work,
+    *,
+    dedup_key: str,
+    team_id: str,
+    case_key: str | None,
+    available_at: datetime | None = None,
+) -> InboxItem:
+    """An inbox item carrying ``work`` (to be taken no earlier than ``available_at``)."""
+    item = InboxItem(
         dedup_key=dedup_key,
         team_id=team_id,
         case_key=case_key,
         kind=KIND_OF[type(work)].value,
         payload=work.model_dump(mode="json"),
     )
+    if available_at is not None:
+        item = item.model_copy(update={"available_at": available_at})
+    return item
 
 
 def load_work(item: InboxItem) -> Work:

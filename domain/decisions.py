@@ -49,6 +49,11 @@ def may_answer(
     """Named answerers, else the configured responders, else the case's participants."""
     if confirmation.answerable_by:
         return user_id in confirmation.answerable_by
+    return is_responder(case, user_id, responders=responders)
+
+
+def is_responder(case: Case, user_id: str, *, responders: Collection[str] | None = None) -> bool:
+    """The configured responders (an on-call group), else the case's opener and participants."""
     if responders is not None:
         return user_id in responders
     return user_id == case.user_id or user_id in case.participants

@@ -15,12 +15,15 @@ from domain.ports import (
     MessageRepository,
     ScoreRepository,
 )
+from domain.workflows.ports import AlertGroupRepository, RemediationRepository
+from storage.alerts import SqlAlertGroupRepository
 from storage.audit import SqlAuditRepository
 from storage.cases import SqlCaseRepository
 from storage.conversation import SqlMessageRepository
 from storage.files import SqlFileRepository
 from storage.inbox import SqlInboxRepository
 from storage.llm_calls import SqlLLMCallRepository
+from storage.remediation import SqlRemediationRepository
 from storage.scores import SqlScoreRepository
 
 
@@ -35,6 +38,8 @@ class Repositories:
     audit: AuditRepository
     scores: ScoreRepository
     llm_calls: LLMCallRepository
+    alert_groups: AlertGroupRepository
+    remediations: RemediationRepository
 
 
 def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Repositories:
@@ -47,17 +52,21 @@ def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Rep
         audit=SqlAuditRepository(session_factory),
         scores=SqlScoreRepository(session_factory),
         llm_calls=SqlLLMCallRepository(session_factory),
+        alert_groups=SqlAlertGroupRepository(session_factory),
+        remediations=SqlRemediationRepository(session_factory),
     )
 
 
 __all__ = [
     "Repositories",
+    "SqlAlertGroupRepository",
     "SqlAuditRepository",
     "SqlCaseRepository",
     "SqlFileRepository",
     "SqlInboxRepository",
     "SqlLLMCallRepository",
     "SqlMessageRepository",
+    "SqlRemediationRepository",
     "SqlScoreRepository",
     "build_repositories",
 ]

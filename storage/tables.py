@@ -33,6 +33,7 @@ NAMING_CONVENTION = {
 }
 ACTIVE_SCORING = "status IN ('pending', 'in_progress')"
 PROCESSING_ITEM = "status = 'processing'"
+ACTIVE_GROUP = "retired_at IS NULL"
 
 # Plain JSON keeps object keys in insertion order on every backend (JSONB would sort them, and
 # the order of a case's hypotheses is meaningful); JSONB suits the small queryable payloads.
@@ -262,3 +263,61 @@ class LLMCallRow(Base):
     outcome: Mapped[str] = mapped_column(String(32), index=True)
     error: Mapped[str | None] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
+class AlertGroupRow(Base):
+    """An alert group and the case it opened; one active row per group identity (dedup)."""
+
+    __tablename__ = "alert_groups"
+    __table_args__ = (
+        # Concurrent notifications of one group cannot open two cases: the second insert fails.
+        Index(
+            "uq_alert_groups_active_group",
+            "team_id",
+            "group_hash",
+            unique=True,
+            sqlite_where=text(ACTIVE_GROUP),
+            postgresql_where=text(ACTIVE_GROUP),
+        ),
+    )
+
+    group_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    team_id: Mapped[str] = mapped_column(String(64))
+    group_hash: Mapped[str] = mapped_column(String(64))
+    group_key: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    alert_ts: Mapped[str | None] = mapped_column(String(64))
+    case_id: Mapped[str | None] = mapped_column(String(40), _case_fk(), index=True)
+    fingerprints: Mapped[list[str]] = mapped_column(Data)
+    latest: Mapped[dict[str, Any]] = mapped_column(Document)
+    occurrence_count: Mapped[int] = mapped_column(Integer)
+    first_seen: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime())
+    retired_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class RemediationRow(Base):
+    """A remediation strategy offered for approval in a case thread, and its decision."""
+
+    __tablename__ = "remediation_strategies"
+    __table_args__ = (Index(None, "batch_id", "status"),)
+
+    strategy_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    case_id: Mapped[str] = mapped_column(String(40), _case_fk(), index=True)
+    team_id: Mapped[str] = mapped_column(String(64))
+    batch_id: Mapped[str] = mapped_column(String(40))
+    rank: Mapped[int] = mapped_column(Integer)
+    workflow_id: Mapped[str] = mapped_column(String(100))
+    version: Mapped[str] = mapped_column(String(32))
+    title: Mapped[str] = mapped_column(String(300))
+    confidence: Mapped[float] = mapped_column(Float)
+    estimated_risk: Mapped[str] = mapped_column(String(16))
+    rationale: Mapped[str] = mapped_column(Text)
+    parameters: Mapped[dict[str, Any]] = mapped_column(Data)
+    status: Mapped[str] = mapped_column(String(16))
+    proposed_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    decided_by: Mapped[str | None] = mapped_column(String(255))
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    surface_ref: Mapped[str | None] = mapped_column(String(64))
+    execution: Mapped[dict[str, Any] | None] = mapped_column(Data)

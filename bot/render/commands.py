@@ -17,6 +17,8 @@ HELP = """*FaultMaven* pairs with you during incidents; one thread is one case.
 • Mention me in a channel to open a case; the thread is the case, no need to mention me again.
 • Use the *Investigate* message shortcut on any message (an alert, a report) to open a case on it.
 • Upload logs, configs or command output into the case thread: I read them at once.
+• Alertmanager alerts open cases in the alert channel: I analyse each one and offer remediation \
+workflows from the catalog; nothing runs until someone working on the case clicks *Approve*.
 *Commands*
 • `/fm help` — this help
 • `/fm cases` — open cases in this workspace

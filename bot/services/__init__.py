@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services.alerts import AlertService
+from bot.services.analysis import AnalysisService
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
@@ -11,6 +13,7 @@ from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
 from bot.services.presenter import ThreadPresenter
+from bot.services.remediation import RemediationService
 from bot.services.scoring import ScoringService
 from bot.services.turns import TurnService
 
@@ -29,6 +32,10 @@ class Services:
     home: HomeService
     runbooks: RunbookService
     scoring: ScoringService
+    analysis: AnalysisService
+    remediation: RemediationService
+    alerts: AlertService | None = None
+    """None without a Slack workspace or FM_ALERT_CHANNEL (the console)."""
 
 
 __all__ = ["Services"]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
 from bot.retry import RECORD_ATTEMPTS, retrying
 from bot.services.cases import CaseStore
 from bot.slack_events import IncomingMessage
 from bot.work import (
+    AlertWork,
     ClickWork,
     CommandWork,
     HomeWork,
@@ -26,6 +28,7 @@ from domain.records import InboxItem
 logger = logging.getLogger(__name__)
 
 Wake = Callable[[InboxItem], None]
+ALERT_CASE_KEY = "alert:"
 
 
 class Intake:
@@ -95,11 +98,29 @@ class Intake:
             work, dedup_key=f"score:{work.score_id}", team_id=work.team_id, case_key=None
         )
 
+    async def alert(self, work: AlertWork, *, dedup_key: str) -> bool:
+        """A monitoring notification; one group's notifications are handled in order."""
+        # The workspace is not known yet (alerts come from outside Slack): the worker finds it.
+        case_key = f"{ALERT_CASE_KEY}{work.group.identity}"
+        return await self.record(work, dedup_key=dedup_key, team_id="", case_key=case_key)
+
     async def record(
-        self, work: Work, *, dedup_key: str, team_id: str, case_key: str | None
+        self,
+        work: Work,
+        *,
+        dedup_key: str,
+        team_id: str,
+        case_key: str | None,
+        available_at: datetime | None = None,
     ) -> bool:
         """Record once (False for a duplicate delivery) and wake the worker."""
-        item = to_item(work, dedup_key=dedup_key, team_id=team_id, case_key=case_key)
+        item = to_item(
+            work,
+            dedup_key=dedup_key,
+            team_id=team_id,
+            case_key=case_key,
+            available_at=available_at,
+        )
         recording = retrying(
             lambda: self._inbox.enqueue(item), what="record", attempts=RECORD_ATTEMPTS
         )

@@ -51,6 +51,14 @@ class ChatSurface(Protocol):
         ...
 
 
+class Workspace(Protocol):
+    """The Slack workspace the bot is installed in (alerts arrive without one)."""
+
+    async def team_id(self) -> str:
+        """The workspace's id."""
+        ...
+
+
 class Responders(Protocol):
     """Who may answer confirmations in a workspace: None means the case's participants."""
 

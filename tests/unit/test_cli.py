@@ -1,4 +1,4 @@
-"""The `fm` command line: honest "not yet" answers, settings errors, and `fm db upgrade`."""
+"""The `fm` command line: `fm catalog validate`, settings errors, and `fm db upgrade`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -23,23 +25,70 @@ def clean_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "data"
 
 
-@pytest.mark.parametrize(
-    ("argv", "missing"),
-    [
-        (["catalog", "validate", "catalog/"], "workflow catalog"),
-    ],
-)
-def test_a_command_not_built_yet_says_so_and_exits_2(
-    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
+def test_catalog_validate_accepts_the_test_catalog_and_lists_its_workflows(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = main(argv)
+    code = main(["catalog", "validate", str(REPO / "tests" / "data" / "workflows")])
 
     out, err = capsys.readouterr()
-    assert code == 2
+    assert code == 0
+    assert err == ""
+    assert "Catalog OK: 7 workflows in 6 files." in out
+    for workflow_id in (
+        "restart-crashlooping-deployment",
+        "cordon-drain-node",
+        "rollback-deployment",
+    ):
+        assert workflow_id in out
+
+
+def test_catalog_validate_accepts_the_example_catalog(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["catalog", "validate", str(REPO / "examples" / "workflows")])
+
+    assert code == 0
+    assert "Catalog OK" in capsys.readouterr().out
+
+
+def test_catalog_validate_lists_every_problem_of_a_broken_catalog_and_exits_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["catalog", "validate", str(REPO / "tests" / "data" / "workflows-broken")])
+
+    out, err = capsys.readouterr()
+    assert code == 1
     assert out == ""
-    assert "is not available yet in this version" in err
-    assert missing in err
-    assert len(err.strip().splitlines()) == 1
+    for expected in (
+        "has 14 problem(s)",
+        "bad-yaml.yaml: not valid YAML (line 3",
+        "missing-fields.yaml: scale-deployment: steps: Field required",
+        "labels.priority: Value error, priorities must be P0, P1, P2, P3 or '*'",
+        "dangerous-step.yaml: wipe-data-directory: step 1 is dangerous (deletes files",
+        "verification command 1 is not read-only (deletes Kubernetes resources)",
+        "TARGET_NAMESPACE is used in a command but has neither a pattern nor an enum",
+        "steps use undeclared parameters: TARGET_DEPLOYMENT",
+        "parameters.0: Value error, min is greater than max",
+        "enum values ['fast', 'slow'] are not of type integer",
+        "zz-duplicate.yaml: uncordon-node@1.0.0 is also defined in valid.yaml",
+    ):
+        assert expected in err
+
+
+def test_catalog_validate_says_when_the_directory_does_not_exist(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["catalog", "validate", str(tmp_path / "absent")])
+
+    assert code == 1
+    assert "absent: not a directory" in capsys.readouterr().err
+
+
+def test_catalog_validate_says_when_a_directory_has_no_workflows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["catalog", "validate", str(tmp_path)])
+
+    assert code == 1
+    assert "no workflow files (*.yaml, *.yml)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

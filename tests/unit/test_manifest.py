@@ -64,6 +64,8 @@ METHOD_SCOPES: dict[str, str | None] = {
     "files_upload_v2": "files:write",
     # Used when FM_CONFIRMERS_USERGROUP names the group whose members answer confirmations.
     "usergroups_users_list": "usergroups:read",
+    # The workspace an alert belongs to (alerts arrive from outside Slack).
+    "auth_test": None,
 }
 EVENT_SCOPES = {"message.channels": "channels:history", "message.groups": "groups:history"}
 CALL = re.compile(r"(?<![\w.])(?:self\._)?client\.(\w+)\(")

@@ -296,3 +296,63 @@ def test_fallback_models_are_read_in_order():
     settings = load_settings(env={"FM_LLM_FALLBACK_MODELS": " openai/a, ,ollama/b "}, env_file=None)
     assert settings.fallback_models == ("openai/a", "ollama/b")
     assert load_settings(env={}, env_file=None).fallback_models == ()
+
+
+def test_alerts_and_workflows_are_off_by_default() -> None:
+    settings = load_settings({}, env_file=None)
+
+    assert settings.alert_token is None
+    assert not settings.alerts_enabled
+    assert settings.workflow_catalog_dir is None
+    assert settings.workflow_executor == "none"
+
+
+def test_alerts_need_a_token_and_a_channel() -> None:
+    settings = load(FM_ALERT_TOKEN="a-long-random-alert-token", FM_ALERT_CHANNEL="C0123456789")
+
+    assert settings.alerts_enabled
+    assert settings.alert_token is not None
+    assert "a-long-random" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"FM_WORKFLOW_EXECUTOR": "ansible"}, "FM_WORKFLOW_EXECUTOR: expected none or webhook"),
+        (
+            {"FM_WORKFLOW_WEBHOOK_URL": "ftp://automation"},
+            "FM_WORKFLOW_WEBHOOK_URL: expected an http:// or https:// URL",
+        ),
+        (
+            {"FM_ALERT_TOKEN": "short", "FM_ALERT_CHANNEL": "C1"},
+            "FM_ALERT_TOKEN: expected a random token of at least 16 characters (got a value not "
+            "shown because it is secret)",
+        ),
+        (
+            {"FM_ALERT_TOKEN": "a-long-random-alert-token"},
+            "FM_ALERT_CHANNEL: required when FM_ALERT_TOKEN is set",
+        ),
+        (
+            {"FM_WORKFLOW_EXECUTOR": "webhook"},
+            "FM_WORKFLOW_WEBHOOK_URL: required when FM_WORKFLOW_EXECUTOR is webhook",
+        ),
+    ],
+)
+def test_bad_alert_and_workflow_settings_name_the_variable(
+    env: dict[str, str], expected: str
+) -> None:
+    assert expected in problems_for(**env)
+
+
+def test_the_executor_name_is_case_insensitive_and_the_catalog_path_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = load(
+        FM_WORKFLOW_EXECUTOR="Webhook",
+        FM_WORKFLOW_WEBHOOK_URL="https://automation.example.com/hook",
+        FM_WORKFLOW_CATALOG_DIR="catalog",
+    )
+
+    assert settings.workflow_executor == "webhook"
+    assert settings.workflow_catalog_dir == tmp_path / "catalog"

@@ -28,7 +28,10 @@ TABLES = {
     "session_scores",
     "audit_log",
     "llm_calls",
+    "alert_groups",
+    "remediation_strategies",
 }
+INITIAL_TABLES = TABLES - {"alert_groups", "remediation_strategies", "llm_calls"}
 
 
 async def _inspect(url: str, look: Any) -> Any:
@@ -55,7 +58,7 @@ def _indexes(connection: Connection, table: str) -> dict[str, dict[str, Any]]:
 
 async def test_migrations_go_up_down_and_up_again(database_url: str) -> None:
     head = head_revision()
-    assert head == "0003"
+    assert head == "0004"
     assert await asyncio.to_thread(current_revision, database_url) is None
 
     await asyncio.to_thread(upgrade, database_url)
@@ -104,7 +107,7 @@ def test_upgrade_creates_the_directory_of_a_sqlite_file(tmp_path: Path) -> None:
     assert current_revision(url) == head_revision()
 
 
-@pytest.mark.parametrize("revision", ["head", "0001", "0002", "0003"])
+@pytest.mark.parametrize("revision", ["head", "0001", "0002", "0003", "0004"])
 def test_upgrading_twice_changes_nothing(tmp_path: Path, revision: str) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/fm.db"
     upgrade(url, revision)
@@ -172,3 +175,21 @@ async def test_scores_made_before_0003_survive_its_upgrade_and_downgrade(databas
     assert await _count_scores(database_url) == 1
     columns = await _inspect(database_url, lambda c: inspect(c).get_columns("session_scores"))
     assert "facts" not in {column["name"] for column in columns}
+
+
+async def test_the_alerts_revision_goes_down_to_the_initial_schema(database_url: str) -> None:
+    await asyncio.to_thread(upgrade, database_url)
+
+    await asyncio.to_thread(downgrade, database_url, "0001")
+
+    assert await asyncio.to_thread(current_revision, database_url) == "0001"
+    assert await _inspect(database_url, _tables) == INITIAL_TABLES
+
+
+async def test_the_active_alert_group_index_is_unique_and_partial(migrated_url: str) -> None:
+    indexes = await _inspect(migrated_url, lambda c: _indexes(c, "alert_groups"))
+    active = indexes["uq_alert_groups_active_group"]
+    assert active["unique"]
+    assert active["column_names"] == ["team_id", "group_hash"]
+    where = {k: v for k, v in active.get("dialect_options", {}).items() if k.endswith("_where")}
+    assert any("retired_at" in str(v) for v in where.values())

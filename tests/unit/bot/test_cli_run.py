@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from tests.alerts import BROKEN_WORKFLOWS
 
 
 @pytest.fixture(autouse=True)
@@ -29,4 +30,21 @@ def test_running_for_slack_without_a_bot_token_says_what_to_set_and_offers_the_c
     assert code == 2
     assert "SLACK_BOT_TOKEN is not set" in err
     assert "fm run --console" in err
+    assert "Traceback" not in err
+
+
+def test_a_broken_workflow_catalog_stops_the_bot_naming_the_setting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
+    monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-test")
+    monkeypatch.setenv("FM_WORKFLOW_CATALOG_DIR", str(BROKEN_WORKFLOWS))
+
+    code = main(["run"])
+
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "FM_WORKFLOW_CATALOG_DIR: the workflow catalog in" in err
+    assert f"fm catalog validate {BROKEN_WORKFLOWS}" in err
+    assert "zz-duplicate.yaml: uncordon-node@1.0.0 is also defined in valid.yaml" in err
     assert "Traceback" not in err

@@ -1,0 +1,96 @@
+"""Alerts end to end: the bot with an alert channel, the test catalog and a fake automation.
+
+`alert_bot(...)` starts a BotHarness whose alert endpoint takes `ALERT_TOKEN`, whose alert channel
+is the harness channel, whose catalog is `tests/data/workflows/` searched through LanceDB (with
+the hashing embedder, so no model loads), and whose Slack retries come after a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.catalog_files import load_catalog
+from rag.workflow_index import LanceWorkflowIndex
+from tests.alerts import WORKFLOWS
+from tests.fakes.knowledge import FakeKnowledge
+from tests.fakes.llm_server import FakeLLMServer, Scripted, reply
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import CHANNEL, BotHarness, JsonDict, buttons, text_of
+from tests.rag_fakes import HashingEmbedder
+from tests.unit.domain.workflows.catalog_data import findings
+from tests.unit.domain.workflows.catalog_data import reply as rca_reply
+
+ALERT_TOKEN = "test-alert-token-0123456789"
+RETRY_DELAYS_S = (0.2, 0.4, 0.8)
+LARGE_BODY = 512 * 1024
+
+
+async def alert_bot(
+    slack: FakeSlack,
+    llm: FakeLLMServer,
+    data_dir: Path,
+    *,
+    catalog: bool = True,
+    env: dict[str, str] | None = None,
+    **options: Any,
+) -> BotHarness:
+    """A bot that takes alerts into CHANNEL (and has the test catalog unless told otherwise)."""
+    settings = {"FM_ALERT_TOKEN": ALERT_TOKEN, "FM_ALERT_CHANNEL": CHANNEL, **(env or {})}
+    chosen: dict[str, Any] = {"retry_delays_s": RETRY_DELAYS_S, **options}
+    if catalog:
+        settings["FM_WORKFLOW_CATALOG_DIR"] = str(WORKFLOWS)
+        index = await LanceWorkflowIndex.open(
+            str(data_dir / "workflow-index"), HashingEmbedder(), load_catalog(WORKFLOWS)
+        )
+        chosen.setdefault("workflow_index", index)
+    knowledge = chosen.pop("knowledge", FakeKnowledge())
+    return await BotHarness.start(slack, llm, data_dir, knowledge=knowledge, env=settings, **chosen)
+
+
+async def post_alert(
+    bot: BotHarness,
+    payload: JsonDict | bytes,
+    *,
+    token: str | None = ALERT_TOKEN,
+    scheme: str = "Bearer",
+) -> tuple[int, JsonDict]:
+    """POST a notification to the alert endpoint; return the status and the JSON answer."""
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"{scheme} {token}"
+    # A large body goes as a stream (aiohttp warns about big raw bytes).
+    data = io.BytesIO(body) if len(body) > LARGE_BODY else body
+    async with bot.session.post(
+        f"{bot.url}/alerts/alertmanager", data=data, headers=headers
+    ) as response:
+        return response.status, await response.json(content_type=None)
+
+
+def analysis(*strategies: dict[str, Any], **changes: Any) -> tuple[Scripted, Scripted]:
+    """The two model replies of an analysis: the RCA findings, then the strategies."""
+    found = {key: value for key, value in changes.items() if key in findings()}
+    final = {key: value for key, value in changes.items() if key not in found}
+    return reply(findings(**found)), reply(rca_reply(*strategies, **final))
+
+
+def alert_messages(bot: BotHarness) -> list[JsonDict]:
+    """The alerts the bot posted at the top level of the alert channel."""
+    return [m for m in bot.slack.messages(CHANNEL) if m.get("bot_id")]
+
+
+def with_strategy_buttons(bot: BotHarness, thread_ts: str) -> list[JsonDict]:
+    """Messages of the thread that offer Approve / Reject."""
+    return [
+        m
+        for m in bot.thread(thread_ts)
+        if any(b["action_id"].startswith("fm_approve") for b in buttons(m))
+    ]
+
+
+def thread_text(bot: BotHarness, thread_ts: str) -> str:
+    """Everything the thread shows, as one string."""
+    return "\n".join(text_of(m) for m in bot.thread(thread_ts))
