@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import aiohttp
@@ -122,6 +123,8 @@ class Runtime:
     http: aiohttp.ClientSession | None = None
     alert_endpoint: AlertEndpoint | None = None
     background: list[asyncio.Task[None]] = field(default_factory=list)
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    """Resources released last (the workflow index's LanceDB connection)."""
 
     async def start(self) -> None:
         """Fail scorings a crash left running, then process the inbox (resuming unfinished work)."""
@@ -134,6 +137,8 @@ class Runtime:
         for task in self.background:
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
+        for close in self.closers:
+            close()
         if self.http is not None:
             await self.http.close()
         await self.database.dispose()
@@ -190,6 +195,8 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     )
     runtime.client, runtime.app, runtime.alert_endpoint = client, app, endpoint
     runtime.http = client.session if client is not None else None
+    if isinstance(workflows.index, LanceWorkflowIndex):
+        runtime.closers.append(workflows.index.close)
     if options.knowledge is None:
         runtime.background.append(asyncio.create_task(_warm_up(settings), name="fm-warm-up"))
     return runtime

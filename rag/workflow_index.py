@@ -87,7 +87,10 @@ def label_filter(filters: LabelFilters, severity: RcaSeverity | None = None) -> 
 class LanceWorkflowIndex:
     """WorkflowIndex over a LanceDB table next to the knowledge tables."""
 
-    def __init__(self, table: Any, embedder: Embedder, catalog: Catalog) -> None:
+    def __init__(
+        self, table: Any, embedder: Embedder, catalog: Catalog, connection: Any = None
+    ) -> None:
+        self._connection = connection
         self._table = table
         self._embedder = embedder
         self._catalog = catalog
@@ -106,7 +109,13 @@ class LanceWorkflowIndex:
             table = await connection.create_table(TABLE, schema=schema, exist_ok=True)
             config = FTS(with_position=False, stem=False, remove_stop_words=False)
             await table.create_index("text", config=config)
-        return cls(table, embedder, catalog)
+        return cls(table, embedder, catalog, connection)
+
+    def close(self) -> None:
+        """Release the table and the connection (at shutdown)."""
+        self._table.close()
+        if self._connection is not None:
+            self._connection.close()
 
     async def ensure_indexed(self) -> int:
         """Index the catalog's newest workflows unless this catalog is indexed already."""

@@ -93,6 +93,19 @@ async def test_a_restart_with_the_same_catalog_embeds_nothing(tmp_path: Path) ->
     assert second.seen == []
 
 
+async def test_a_closed_index_can_be_opened_again_and_still_finds_its_workflows(
+    tmp_path: Path,
+) -> None:
+    first = await index_at(tmp_path, HashingEmbedder(), catalog())
+    await first.ensure_indexed()
+    first.close()
+
+    again = await index_at(tmp_path, HashingEmbedder(), catalog())
+
+    assert RESTART in await found(again, "KubePodCrashLooping high")
+    again.close()
+
+
 async def test_a_changed_catalog_is_indexed_again(tmp_path: Path) -> None:
     await (await index_at(tmp_path, HashingEmbedder(), catalog())).ensure_indexed()
     smaller = Catalog([workflow(RESTART), workflow(DISK)])
