@@ -109,16 +109,7 @@ class HybridRetriever:
     async def _match(
         self, table: TableName, keywords: str, operator: FullTextOperator, where: str
     ) -> list[dict[str, Any]]:
-        match = MatchQuery(
-            keywords,
-            "text",
-            operator=operator,
-            boost=1.0,
-            fuzziness=0,
-            max_expansions=50,
-            prefix_length=0,
-            document_granularity=None,
-        )
+        match = text_match(keywords, operator)
         query = self._store.table(table).query().nearest_to_text(match)
         result = await query.where(where).select(COLUMNS).limit(self._fetch).to_arrow()
         return list(result.to_pylist())
@@ -161,3 +152,17 @@ def fuse(ranked: list[list[dict[str, Any]]], limit: int) -> list[Hit]:
 def _similarity(row: dict[str, Any]) -> float | None:
     distance = row.get("_distance")
     return None if distance is None else 1.0 - float(distance)
+
+
+def text_match(keywords: str, operator: FullTextOperator) -> MatchQuery:
+    """A full-text query on the ``text`` column: exact terms (no fuzziness), plain BM25."""
+    return MatchQuery(
+        keywords,
+        "text",
+        operator=operator,
+        boost=1.0,
+        fuzziness=0,
+        max_expansions=50,
+        prefix_length=0,
+        document_granularity=None,
+    )

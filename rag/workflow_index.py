@@ -19,7 +19,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS
-from lancedb.query import FullTextOperator, MatchQuery
+from lancedb.query import FullTextOperator
 
 from domain.workflows.catalog import (
     ANY,
@@ -32,7 +32,7 @@ from domain.workflows.catalog import (
 from domain.workflows.ports import WorkflowMatch
 from rag.embeddings import Embedder
 from rag.filters import quote
-from rag.retrieval import fuse, keyword_query
+from rag.retrieval import fuse, keyword_query, text_match
 
 logger = logging.getLogger(__name__)
 
@@ -170,16 +170,7 @@ class LanceWorkflowIndex:
     async def _text_side(
         self, keywords: str, where: str | None, operator: FullTextOperator
     ) -> list[dict[str, Any]]:
-        match = MatchQuery(
-            keywords,
-            "text",
-            operator=operator,
-            boost=1.0,
-            fuzziness=0,
-            max_expansions=50,
-            prefix_length=0,
-            document_granularity=None,
-        )
+        match = text_match(keywords, operator)
         query = self._table.query().nearest_to_text(match)
         if where:
             query = query.where(where)
