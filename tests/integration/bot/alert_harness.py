@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.catalog_files import load_catalog
+from domain.confirmations import Decision, StatusChangePayload
+from domain.decisions import answer
+from domain.proposals import propose
+from domain.status import CaseStatus, ClosureReason
 from rag.workflow_index import LanceWorkflowIndex
 from tests.alerts import WORKFLOWS
 from tests.fakes.knowledge import FakeKnowledge
@@ -94,3 +99,15 @@ def with_strategy_buttons(bot: BotHarness, thread_ts: str) -> list[JsonDict]:
 def thread_text(bot: BotHarness, thread_ts: str) -> str:
     """Everything the thread shows, as one string."""
     return "\n".join(text_of(m) for m in bot.thread(thread_ts))
+
+
+async def close_case(bot: BotHarness, thread_ts: str, *, by: str = "W333") -> None:
+    """Someone closed the alert's case (a confirmed status change, as the buttons would do)."""
+    case = await bot.case(thread_ts)
+    now = datetime.now(UTC)
+    payload = StatusChangePayload(
+        to_status=CaseStatus.CLOSED, closure_reason=ClosureReason.OTHER, reason="handled"
+    )
+    asked = propose(case, payload, now=now, proposed_by=by, answerable_by=[by])
+    answer(case, asked.confirmation_id, by=by, decision=Decision.YES, now=now)
+    await bot.runtime.repositories.cases.save(case)

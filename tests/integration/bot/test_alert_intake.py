@@ -28,6 +28,7 @@ from tests.integration.bot.alert_harness import (
     alert_bot,
     alert_messages,
     analysis,
+    close_case,
     post_alert,
     thread_text,
     with_strategy_buttons,
@@ -311,3 +312,26 @@ async def test_an_analysis_cut_short_by_slack_is_finished_by_its_retry(
     texts = [text_of(m) for m in bot.thread(thread_ts)]
     assert not any("Looking at this" in t for t in texts), "the retry reused the placeholder"
     assert sum("Root-cause analysis" in t for t in texts) == 1
+
+
+async def test_a_group_firing_again_after_its_case_closed_opens_a_new_case(
+    bot: BotHarness,
+) -> None:
+    first = await open_alert(bot)
+    await close_case(bot, first)
+
+    await post_alert(bot, resolved(crash_looping()))
+    await bot.settle()
+    bot.llm.script(*analysis(strategy(RESTART)))
+    await post_alert(bot, crash_looping())
+    await bot.settle(expect=2)
+
+    assert "Alert resolved" in thread_text(bot, first), "the finished case still hears it"
+    alerts = alert_messages(bot)
+    assert len(alerts) == 2
+    second = str(alerts[-1]["ts"])
+    assert second != first
+    assert not (await bot.case(second)).is_terminal
+    assert len(with_strategy_buttons(bot, second)) == 1
+    cases = await bot.runtime.repositories.cases.list_cases(TEAM_ID, open_only=False)
+    assert len(cases) == 2

@@ -19,6 +19,7 @@ from tests.integration.bot.alert_harness import (
     alert_bot,
     alert_messages,
     analysis,
+    close_case,
     post_alert,
     thread_text,
     with_strategy_buttons,
@@ -359,3 +360,15 @@ async def test_a_failing_webhook_is_reported_and_asks_for_no_evidence(
     assert "runner offline" in thread
     assert failed.status is StrategyStatus.FAILED
     assert case.evidence_requests == []
+
+
+async def test_a_finished_case_takes_no_approval(bot: BotHarness, slack: FakeSlack) -> None:
+    thread_ts = await alert_case(bot)
+    await join(bot, thread_ts)
+    first, _ = with_strategy_buttons(bot, thread_ts)
+    await close_case(bot, thread_ts)
+
+    await decide(bot, first, "approve")
+
+    assert (await strategies_of(bot, thread_ts))[0].status is StrategyStatus.PROPOSED
+    assert "This case is finished" in text_of(slack.ephemerals(user=SRE)[-1])
