@@ -72,7 +72,7 @@ from storage.migrate import upgrade
 
 logger = logging.getLogger(__name__)
 
-SLACK_TIMEOUT = aiohttp.ClientTimeout(total=30)
+SLACK_TIMEOUT_S = 30
 """Per Web API call (slack_sdk's own default)."""
 
 
@@ -233,12 +233,16 @@ def build_slack_client(settings: Settings, *, pooled: bool = False) -> AsyncWebC
     """
     if settings.slack_bot_token is None:
         raise StartupError("SLACK_BOT_TOKEN is not set; set it, or try `fm run --console`.")
-    session = aiohttp.ClientSession(timeout=SLACK_TIMEOUT) if pooled else None
+    session = (
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=SLACK_TIMEOUT_S))
+        if pooled
+        else None
+    )
     return AsyncWebClient(
         token=settings.slack_bot_token.get_secret_value(),
         base_url=settings.slack_api_url,
         session=session,
-        timeout=int(SLACK_TIMEOUT.total or 30),
+        timeout=SLACK_TIMEOUT_S,
         # Passing a list replaces the default one, so both handlers are named; 5xx is not
         # retried, since a retried post can appear twice.
         retry_handlers=[

@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 from bot.errors import BotError
 from bot.ids import ActionId, AnswerValue, CaseValue, RequestValue, load_value, parse_action_id
 from bot.render.commands import notice
-from bot.render.prompts import decided_message
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
@@ -104,12 +103,7 @@ class ClickService:
         await self._audit_answer(work, saved, decided)
         ts = work.message_ts or decided.surface_ref
         if ts:
-            accepted = decided.state is ConfirmationState.ACCEPTED
-            await self._presenter.surface.update(
-                channel=saved.channel_id,
-                ts=ts,
-                message=decided_message(result.reply.text, accepted=accepted),
-            )
+            await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
         await self._follow_up(saved, result)
 
     async def _follow_up(self, case: Case, result: TurnResult) -> None:

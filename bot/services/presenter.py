@@ -14,7 +14,7 @@ from bot.services.ports import ChatSurface
 from bot.services.refs import MessageRefs
 from bot.work import ThreadRef
 from domain.case import Case
-from domain.confirmations import ConfirmationState, StatusChangePayload
+from domain.confirmations import ConfirmationState, PendingConfirmation, StatusChangePayload
 from domain.decisions import AnswerOutcome, AnswerResult
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
@@ -145,13 +145,18 @@ class ThreadPresenter:
     async def show_decided(self, case: Case, decided: AnswerResult) -> None:
         """Rewrite a question answered by typing, as a click would: the decision, no buttons."""
         confirmation = decided.confirmation
-        if decided.outcome is not AnswerOutcome.APPLIED or not confirmation.surface_ref:
-            return
+        if decided.outcome is AnswerOutcome.APPLIED and confirmation.surface_ref:
+            await self.mark_decided(
+                case, confirmation.surface_ref, confirmation, decision_note(decided)
+            )
+
+    async def mark_decided(
+        self, case: Case, ts: str, confirmation: PendingConfirmation, note: str
+    ) -> None:
+        """Rewrite the question at ``ts``: ``note`` on who decided what, no buttons any more."""
         accepted = confirmation.state is ConfirmationState.ACCEPTED
         await self.surface.update(
-            channel=case.channel_id,
-            ts=confirmation.surface_ref,
-            message=decided_message(decision_note(decided), accepted=accepted),
+            channel=case.channel_id, ts=ts, message=decided_message(note, accepted=accepted)
         )
 
     async def withdraw_prompts(self, case: Case, posted: dict[str, str]) -> None:
