@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +22,8 @@ logger = logging.getLogger(__name__)
 
 Vectors = npt.NDArray[np.float32]
 BATCH_SIZE = 32
+SMALL_REQUEST = 4
+"""Requests of at most this many texts (search queries) are coalesced with concurrent ones."""
 _LOCK = threading.Lock()
 # One model per directory for the whole process: loading costs ~10 s and ~600 MB.
 _MODELS: dict[str, SentenceTransformer] = {}
@@ -66,6 +69,9 @@ class SentenceTransformerEmbedder:
     def __init__(self, model_path: Path, *, batch_size: int = BATCH_SIZE) -> None:
         self._path = model_path
         self._batch_size = batch_size
+        self._coalescers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Coalescer] = (
+            weakref.WeakKeyDictionary()
+        )
 
     @property
     def dimension(self) -> int:
@@ -91,7 +97,16 @@ class SentenceTransformerEmbedder:
     async def embed(
         self, texts: Sequence[str], *, on_batch: Callable[[int], None] | None = None
     ) -> Vectors:
-        """Vectors in batches on a worker thread, so searches keep running meanwhile."""
+        """Vectors in batches on a worker thread, so searches keep running meanwhile.
+
+        A few texts (a search query) share one model call with the other small requests made
+        while the model was busy: fifty cases searching at once cost one forward pass, not fifty.
+        """
+        if 0 < len(texts) <= SMALL_REQUEST:
+            vectors = await self._coalescer().embed(texts)
+            if on_batch is not None:
+                on_batch(len(texts))
+            return vectors
         parts: list[Vectors] = []
         for first in range(0, len(texts), self._batch_size):
             batch = texts[first : first + self._batch_size]
@@ -101,6 +116,77 @@ class SentenceTransformerEmbedder:
         if not parts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.concatenate(parts)
+
+    def _coalescer(self) -> _Coalescer:
+        """One per event loop (a test session's embedder outlives each test's loop)."""
+        loop = asyncio.get_running_loop()
+        coalescer = self._coalescers.get(loop)
+        if coalescer is None:
+            coalescer = self._coalescers[loop] = _Coalescer(self.encode, self._batch_size)
+        return coalescer
+
+
+_Request = tuple[list[str], "asyncio.Future[Vectors]"]
+"""Texts to embed, and where their caller waits for the vectors."""
+
+
+class _Coalescer:
+    """Small requests queue while the model works; the next model call takes all of them."""
+
+    def __init__(self, encode: Callable[[Sequence[str]], Vectors], batch_size: int) -> None:
+        self._encode = encode
+        self._batch_size = batch_size
+        self._waiting: list[_Request] = []
+        self._draining: asyncio.Task[None] | None = None
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        future: asyncio.Future[Vectors] = asyncio.get_running_loop().create_future()
+        self._waiting.append((list(texts), future))
+        if self._draining is None or self._draining.done():
+            self._draining = asyncio.create_task(self._drain(), name="fm-embed-queries")
+        return await future
+
+    async def _drain(self) -> None:
+        while self._waiting:
+            taken, unique = self._take()
+            try:
+                vectors = await asyncio.to_thread(self._encode, list(unique))
+            except asyncio.CancelledError:
+                for _, future in [*taken, *self._waiting]:
+                    future.cancel()
+                self._waiting.clear()
+                raise
+            except Exception as error:  # each caller gets the model's error, not a hang
+                _settle(taken, error=error)
+            else:
+                _settle(taken, vectors=vectors, rows=unique)
+
+    def _take(self) -> tuple[list[_Request], dict[str, int]]:
+        """The oldest requests, up to a batch of distinct texts (asked twice, encoded once)."""
+        taken: list[_Request] = []
+        unique: dict[str, int] = {}
+        while self._waiting and len(unique) < self._batch_size:
+            request = self._waiting.pop(0)
+            taken.append(request)
+            for text in request[0]:
+                unique.setdefault(text, len(unique))
+        return taken, unique
+
+
+def _settle(
+    taken: list[_Request],
+    *,
+    vectors: Vectors | None = None,
+    rows: dict[str, int] | None = None,
+    error: Exception | None = None,
+) -> None:
+    for texts, future in taken:
+        if future.done():  # its caller gave up waiting
+            continue
+        if vectors is not None and rows is not None:
+            future.set_result(vectors[[rows[text] for text in texts]])
+        else:
+            future.set_exception(error or RuntimeError("no vectors"))
 
 
 def _configured_dimension(path: Path) -> int | None:
