@@ -47,22 +47,26 @@ async def retrieve(
         return []
     history = [m.text for m in ctx.turn.conversation[-settings.history_for_retrieval :]]
     limit = settings.knowledge_excerpts
-    results = await asyncio.gather(
-        knowledge.search_case_evidence(
-            team_id=case.team_id,
-            case_id=case.case_id,
-            query=query,
-            conversation=history,
-            limit=settings.case_excerpts,
-        ),
+    searches = [
         knowledge.search_personal_runbooks(
             team_id=case.team_id, user_id=ctx.actor, query=query, conversation=history, limit=limit
         ),
         knowledge.search_global(
             team_id=case.team_id, query=query, conversation=history, limit=limit
         ),
-    )
-    return _chunks(ctx, results)
+    ]
+    if case.uploaded_files:  # a case's evidence is what was uploaded to it: nothing, no search
+        searches.insert(
+            0,
+            knowledge.search_case_evidence(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                query=query,
+                conversation=history,
+                limit=settings.case_excerpts,
+            ),
+        )
+    return _chunks(ctx, await asyncio.gather(*searches))
 
 
 def _chunks(ctx: TurnContext, results: Sequence[KnowledgeResult]) -> list[RetrievedChunk]:

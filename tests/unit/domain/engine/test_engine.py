@@ -279,6 +279,7 @@ async def test_without_a_model_a_finished_case_records_nothing() -> None:
 async def test_excerpts_reach_the_model_and_its_citations_are_checked() -> None:
     rig = Rig()
     case = investigating_case()
+    case.uploaded_files.append(upload("app.log").file)
     rig.knowledge.add_case_excerpt("T1", case.case_id, "ERROR pool exhausted", line=7)
     rig.knowledge.fail.add(KnowledgeBaseKind.PERSONAL)
 
@@ -302,6 +303,15 @@ async def test_nothing_to_search_for_skips_retrieval() -> None:
     await rig.turn(new_case(title=""), consulting("Hello!"))
 
     assert rig.knowledge.queries == []
+
+
+async def test_a_case_nothing_was_uploaded_to_has_no_evidence_to_search() -> None:
+    rig = Rig()
+
+    await rig.turn(investigating_case(), said("pool errors again"), investigating("Noted."))
+
+    searched = [kb for kb, _ in rig.knowledge.queries]
+    assert searched == [KnowledgeBaseKind.PERSONAL, KnowledgeBaseKind.GLOBAL]
 
 
 async def test_files_alone_are_searched_by_name_and_registered_once() -> None:

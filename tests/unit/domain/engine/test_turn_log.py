@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from domain.engine.retrieval import search_actions
 from tests.unit.domain.builders import investigating_case
-from tests.unit.domain.engine.helpers import Rig, investigating, said
+from tests.unit.domain.engine.helpers import Rig, investigating, said, upload
 
 
 async def test_a_turn_records_what_it_searched_for_and_what_it_cited() -> None:
     rig = Rig()
     case = investigating_case()
+    case.uploaded_files.append(upload("app.log").file)
     rig.knowledge.add_case_excerpt("T1", case.case_id, "ERROR pool exhausted", line=7)
     rig.knowledge.add_article("T1", "Postgres pooling", "Raise the pool when it is exhausted")
 
