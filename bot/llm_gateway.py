@@ -11,6 +11,8 @@ exports it).
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import logging
 import random
 import time
@@ -222,7 +224,7 @@ class LiteLLMGateway:
         config = self._config
         options: dict[str, Any] = {"num_retries": 0, "max_retries": 0, "timeout": config.timeout_s}
         if schema is not None:
-            options["response_format"] = schema
+            options["response_format"] = json.loads(response_format(schema))
         started = time.monotonic()
         try:
             async with asyncio.timeout(config.timeout_s):
@@ -285,3 +287,15 @@ class LiteLLMGateway:
             await self._recorder.record(record)
         except Exception:  # the record is bookkeeping: losing it must not lose the reply
             logger.warning("could not record an LLM call of %s", call.template, exc_info=True)
+
+
+@functools.cache
+def response_format(schema: type[BaseModel]) -> str:
+    """The ``response_format`` litellm would derive from ``schema``, as JSON, worked out once.
+
+    Deriving it (a strict JSON schema) costs milliseconds of CPU; each call gets its own copy,
+    since providers may adjust the dict they are given.
+    """
+    from litellm.llms.base_llm.base_utils import type_to_response_format_param
+
+    return json.dumps(type_to_response_format_param(schema))

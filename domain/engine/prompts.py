@@ -141,7 +141,7 @@ def render_prompt(kind: PromptKind, context: PromptContext, *, clock: Clock) -> 
         ChatMessage(role="user", content=_new_input(kind, context)),
     )
     schema = SCHEMAS[kind]
-    return RenderedPrompt(kind, _hash(used, schema), messages, schema)
+    return RenderedPrompt(kind, _hash(tuple(used), schema), messages, schema)
 
 
 def _status_values(kind: PromptKind, case: Case, used: list[str]) -> dict[str, str]:
@@ -253,7 +253,9 @@ def _upload(upload: InputFile) -> str:
     return head + "\n" + fence("\n".join(facts), kind="upload-summary", cite=file.filename)
 
 
-def _hash(used: list[str], schema: type[BaseModel] | None) -> str:
+@cache
+def _hash(used: tuple[str, ...], schema: type[BaseModel] | None) -> str:
+    """Templates and reply schema never change while the process runs: hashed once each."""
     digest = hashlib.sha256()
     for name in used:
         digest.update(f"{name}\n{load_template(name)}\n".encode())

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from typing import Any
 
 import pytest
 
@@ -273,6 +275,29 @@ async def test_text_replies_need_no_schema(server: FakeLLMServer) -> None:
     assert text == "# Runbook\n"
     assert "response_format" not in server.requests[0]
     assert kit.recorder.records[0].outcome is LLMCallOutcome.OK
+
+
+async def test_each_call_sends_the_schema_litellm_derives_and_its_own_copy(
+    server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import litellm
+    from litellm.llms.base_llm.base_utils import type_to_response_format_param
+
+    kit = gateway_for(server)
+    server.script(reply(GOOD), reply(GOOD))
+    given: list[object] = []
+    acompletion = litellm.acompletion
+
+    async def provider_that_edits_its_argument(**kwargs: Any) -> Any:
+        given.append(copy.deepcopy(kwargs["response_format"]))
+        kwargs["response_format"]["json_schema"]["strict"] = False
+        return await acompletion(**kwargs)
+
+    monkeypatch.setattr(litellm, "acompletion", provider_that_edits_its_argument)
+    await ask(kit.gateway)
+    await ask(kit.gateway)
+
+    assert given == [type_to_response_format_param(Verdict)] * 2
 
 
 async def test_without_a_model_the_gateway_is_disabled() -> None:
