@@ -252,9 +252,20 @@ def build_slack_client(settings: Settings, *, pooled: bool = False) -> AsyncWebC
     )
 
 
+class _UnusedTokenNotice(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN itself even when given a client, then warns at every start
+    that the token is unused; the client, built from the same token, is what we meant."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "`token` will be unused" not in record.getMessage()
+
+
 def build_app(settings: Settings, client: AsyncWebClient, services: Services) -> AsyncApp:
     """The Bolt app with every listener registered."""
     secret = settings.slack_signing_secret
+    bolt_logger = logging.getLogger("slack_bolt.AsyncApp")
+    if not any(isinstance(f, _UnusedTokenNotice) for f in bolt_logger.filters):
+        bolt_logger.addFilter(_UnusedTokenNotice())
     app = AsyncApp(
         name="faultmaven",
         client=client,
