@@ -2,8 +2,13 @@
 
 Prints acknowledgement p50/p99 (target p99 < 100 ms), time to placeholder p50/p99 (target
 p99 < 1.5 s) and the bot's own time per turn, excluding the model (target p50 < 150 ms): under
-the burst (queueing included) and for turns taken one at a time. Everything runs over real HTTP
-in one process: FakeSlack, the fake OpenAI-compatible server, the real app on SQLite.
+the burst (queueing included) and for turns taken one at a time.
+
+The bot runs as shipped, `fm run --http`, in its own process (SQLite, the litellm gateway, the
+embedding model and LanceDB); this process plays Slack and the model over real HTTP: FakeSlack,
+the fake OpenAI-compatible server and the signed event requests. Every time is read here, on one
+clock: "the model" is the time the fake server held a request (received → answered), so the
+gateway's own work counts as the bot's.
 
     python -m tests.benchmarks.bot_latency
 """
@@ -11,31 +16,32 @@ in one process: FakeSlack, the fake OpenAI-compatible server, the real app on SQ
 from __future__ import annotations
 
 import asyncio
+import re
 import statistics
 import tempfile
 import time
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
+import aiohttp
+from aiohttp import web
 
-from domain.llm import ChatMessage, ModelTier
-from tests.fakes.gateway import gateway_for
-from tests.fakes.knowledge import FakeKnowledge
+from tests.fakes.bot_process import BOT_TOKEN, SIGNING_SECRET, bot_process
 from tests.fakes.llm_server import FakeLLMServer, delayed
 from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
-from tests.integration.bot.harness import CHANNEL, MENTION, BotHarness
+from tests.fakes.slack_state import BOT_USER_ID
+from tests.integration.bot.harness import CHANNEL
 from tests.integration.bot.replies import STATEMENT
 
 PLACEHOLDER = "Looking at this"
 THREADS = 50
 ALONE = 10
 MODEL_SECONDS = 2.0
-ReplyT = TypeVar("ReplyT", bound=BaseModel)
+SETTLE_S = 120.0
+MENTION = f"<@{BOT_USER_ID}>"
+SUBJECT = re.compile(r"service (\d+) is down")
 
 
 class TimedSlack(FakeSlack):
@@ -44,49 +50,62 @@ class TimedSlack(FakeSlack):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.timeline: list[tuple[float, str, dict[str, Any]]] = []
+        self.changed = asyncio.Event()
 
     async def _record(self, name: str, params: dict[str, Any], status: int, body: Any) -> None:
         self.timeline.append((time.perf_counter(), name, params))
         await super()._record(name, params, status, body)
+        self.changed.set()
+
+
+class TimedModel(FakeLLMServer):
+    """The fake model, remembering how long it held each request and which thread it was for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: dict[int, float] = {}
+        """Subject number ("service N is down") → seconds the model took for it, summed."""
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        received = time.perf_counter()
+        subjects = {int(n) for n in SUBJECT.findall(await request.text())}
+        try:
+            return await super()._handle(request)
+        finally:
+            for subject in subjects:
+                self.held[subject] = self.held.get(subject, 0.0) + time.perf_counter() - received
 
 
 @dataclass
-class TimedLLM:
-    """Wraps the real gateway; adds up the time each case spends waiting for the model."""
+class Driver:
+    """Sends signed events to the bot and reads the fakes' clocks."""
 
-    inner: Any
-    spent: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    url: str
+    slack: TimedSlack
+    model: TimedModel
+    session: aiohttp.ClientSession
 
-    @property
-    def enabled(self) -> bool:
-        return bool(self.inner.enabled)
-
-    async def structured(
-        self,
-        *,
-        tier: ModelTier,
-        messages: Sequence[ChatMessage],
-        schema: type[ReplyT],
-        template: str,
-        template_hash: str,
-        case_id: str | None = None,
-    ) -> ReplyT:
+    async def mention(self, n: int, text: str) -> tuple[str, float, float]:
+        """Post "service n is down" at the top level; return thread ts, sent at, ack seconds."""
+        ts = next_ts()
+        request = self.slack.payloads.message(f"{MENTION} {text}", channel=CHANNEL, ts=ts)
         started = time.perf_counter()
-        try:
-            reply: ReplyT = await self.inner.structured(
-                tier=tier,
-                messages=messages,
-                schema=schema,
-                template=template,
-                template_hash=template_hash,
-                case_id=case_id,
-            )
-            return reply
-        finally:
-            self.spent[case_id or ""] += time.perf_counter() - started
+        async with self.session.post(
+            f"{self.url}/slack/events", data=request.body, headers=request.headers(SIGNING_SECRET)
+        ) as response:
+            await response.read()
+            assert response.status == 200, response.status
+        return ts, started, time.perf_counter() - started
 
-    async def text(self, **kwargs: Any) -> str:
-        return str(await self.inner.text(**kwargs))
+    async def answered(self, threads: list[str], seconds: float) -> dict[str, float]:
+        """Wait until every thread's placeholder was replaced by a reply; when each was."""
+        async with asyncio.timeout(seconds):
+            while True:
+                self.slack.changed.clear()
+                _, replies = first_placeholder_and_reply(self.slack)
+                if all(ts in replies for ts in threads):
+                    return replies
+                await self.slack.changed.wait()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -111,63 +130,42 @@ async def run(data_dir: Path) -> None:
         },
         "citations": [],
     }
-    async with TimedSlack(bot_token="xoxb-test") as slack, FakeLLMServer() as llm:
-        llm.script(*(delayed(reply, MODEL_SECONDS) for _ in range(THREADS + ALONE + 1)))
-        timed = TimedLLM(gateway_for(llm, timeout_s=30.0).gateway)
-        bot = await BotHarness.start(slack, llm, data_dir, knowledge=FakeKnowledge(), llm=timed)
-        try:
-            await warm_up(bot)
-            await measure(bot, slack, timed)
-            await measure_alone(bot, timed)
-        finally:
-            await bot.stop()
+    slack, model = TimedSlack(bot_token=BOT_TOKEN), TimedModel()
+    async with slack, model:
+        model.script(*(delayed(reply, MODEL_SECONDS) for _ in range(THREADS + ALONE + 1)))
+        async with bot_process(slack, model, data_dir) as bot, aiohttp.ClientSession() as session:
+            driver = Driver(bot.url, slack, model, session)
+            # One case first, so the bot's first connections and lazy imports are not measured.
+            await alone(driver, THREADS + ALONE)
+            await measure(driver)
+            overhead = [await alone(driver, THREADS + n) for n in range(ALONE)]
+            report("bot overhead per turn, one at a time", overhead, "without queueing")
 
 
-async def warm_up(bot: BotHarness) -> None:
-    """One case first, so imports and first connections are not measured."""
-    await bot.mention("warm-up")
-
-
-async def send(bot: BotHarness, ts: str, n: int) -> tuple[float, float]:
-    request = bot.slack.payloads.message(f"{MENTION} service {n} is down", channel=CHANNEL, ts=ts)
-    started = time.perf_counter()
-    status, _ = await bot.send(request)
-    assert status == 200
-    return started, time.perf_counter() - started
-
-
-async def measure(bot: BotHarness, slack: TimedSlack, timed: TimedLLM) -> None:
-    threads = [next_ts() for _ in range(THREADS)]
+async def measure(driver: Driver) -> None:
+    subjects = list(range(THREADS))
     began = time.perf_counter()
-    sent = await asyncio.gather(*(send(bot, ts, n) for n, ts in enumerate(threads)))
-    await bot.settle(expect=THREADS, seconds=120)
+    sent = await asyncio.gather(*(driver.mention(n, f"service {n} is down") for n in subjects))
+    replies = await driver.answered([ts for ts, _, _ in sent], SETTLE_S)
     wall = time.perf_counter() - began
-    placeholders, replies = first_placeholder_and_reply(slack)
-    to_placeholder = [
-        placeholders[ts] - started for ts, (started, _) in zip(threads, sent, strict=True)
+    placeholders, _ = first_placeholder_and_reply(driver.slack)
+    to_placeholder = [placeholders[ts] - started for ts, started, _ in sent]
+    overhead = [
+        replies[ts] - started - driver.model.held[n]
+        for n, (ts, started, _) in zip(subjects, sent, strict=True)
     ]
-    overhead = []
-    for ts, (started, _) in zip(threads, sent, strict=True):
-        case = await bot.case(ts)
-        overhead.append(replies[ts] - started - timed.spent[case.case_id])
-    print(
-        f"{THREADS} threads at once, model {MODEL_SECONDS:.0f} s per reply: all answered in", end=""
-    )
-    print(f" {wall:.1f} s")
-    report("acknowledgement", [ack for _, ack in sent], "target p99 < 100 ms")
+    print(f"{THREADS} threads at once, model {MODEL_SECONDS:.0f} s per reply: ", end="")
+    print(f"all answered in {wall:.1f} s")
+    report("acknowledgement", [ack for _, _, ack in sent], "target p99 < 100 ms")
     report("time to placeholder", to_placeholder, "target p99 < 1500 ms")
     report("bot overhead per turn (no model)", overhead, "target p50 < 150 ms")
 
 
-async def measure_alone(bot: BotHarness, timed: TimedLLM) -> None:
-    """The same turn with nothing else going on."""
-    overhead = []
-    for n in range(ALONE):
-        started = time.perf_counter()
-        thread_ts = await bot.mention(f"service {n} is down, alone")
-        case = await bot.case(thread_ts)
-        overhead.append(time.perf_counter() - started - timed.spent[case.case_id])
-    report("bot overhead per turn, one at a time", overhead, "same target, without queueing")
+async def alone(driver: Driver, n: int) -> float:
+    """One turn with nothing else going on; the bot's time in it, excluding the model."""
+    ts, started, _ = await driver.mention(n, f"service {n} is down, alone")
+    replies = await driver.answered([ts], SETTLE_S)
+    return replies[ts] - started - driver.model.held[n]
 
 
 def first_placeholder_and_reply(slack: TimedSlack) -> tuple[dict[str, float], dict[str, float]]:
@@ -190,7 +188,7 @@ def first_placeholder_and_reply(slack: TimedSlack) -> tuple[dict[str, float], di
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as directory:
+    with tempfile.TemporaryDirectory(prefix="fm-bench-bot-") as directory:
         asyncio.run(run(Path(directory)))
 
 
