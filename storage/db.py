@@ -1,4 +1,4 @@
-"""Engine and session factory from an injected URL; SQLite gets the pragmas it needs."""
+"""Engine and session factory from an injected URL; SQLite gets its pragmas and runs inline."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.ext.asyncio import create_async_engine as _create_async_engine
 from sqlalchemy.pool import NullPool, PoolProxiedConnection
 
+from storage.sqlite_inline import inline_creator
+
 WRITE_INTENT = "fm_write_intent"
 """Execution option marking a transaction that will write (SQLite: BEGIN IMMEDIATE)."""
 
@@ -27,10 +29,11 @@ class WriterQueue:
     """One writer at a time, handed over in order; urgent writers go before the others.
 
     SQLite has one writer at a time, and a connection waiting for its lock sleeps in SQLite's
-    busy handler (1 ms, then up to 100 ms a try): under many concurrent writers the waits, not
-    the writes, dominate. Queuing this process's writers here first hands the database from one
-    writer to the next at once (other processes are still held off by ``busy_timeout``), and
-    lets recording what people sent (the inbox) go before the bot's own bookkeeping.
+    busy handler (1 ms, then up to 100 ms a try). Statements run inline (`storage.sqlite_inline`),
+    so a transaction that awaits nothing but the database never lets another writer in; one
+    that awaits something else meanwhile makes the others queue here, in order, instead of in
+    the busy handler, with recording what people sent (the inbox) first. Other processes are
+    still held off by ``busy_timeout``.
     """
 
     def __init__(self) -> None:
@@ -82,6 +85,9 @@ def create_engine(url: str, *, migrating: bool = False) -> AsyncEngine:
         options["pool_pre_ping"] = True
     if sqlite:
         ensure_sqlite_directory(parsed)
+        options["async_creator"] = inline_creator(
+            parsed.database or ":memory:", uri=bool(parsed.query.get("uri"))
+        )
     engine = _create_async_engine(parsed, **options)
     if sqlite:
         # Rebuilding a parent table in a SQLite migration must not cascade-delete its children.
@@ -103,7 +109,9 @@ async def writing(
 
     ``urgent`` writes (recording what people sent) go before others waiting in this process.
     """
-    async with _one_writer(sessions, urgent), sessions() as session, session.begin():
+    # The writer's turn ends with the commit: closing the session afterwards waits for a turn
+    # of the event loop (SQLAlchemy shields it in a task), and nobody need wait for that.
+    async with sessions() as session, _one_writer(sessions, urgent), session.begin():
         # Declaring the intent up front lets SQLite take the write lock at BEGIN, so a
         # read-then-write transaction never fails to upgrade its lock under contention.
         await session.connection(execution_options={WRITE_INTENT: True})
