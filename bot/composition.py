@@ -10,9 +10,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.response import BoltResponse
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
@@ -54,7 +57,7 @@ from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
 from bot.slack_surface import SlackSurface
-from bot.worker import Worker
+from bot.worker import Arrivals, Worker
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
 from domain.llm import LLMCallRecorder, LLMPort
@@ -180,6 +183,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     ports = Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock, llm)
     services, endpoint = build_services(ports, workflows, sleep=options.sleep or asyncio.sleep)
     jobs = Jobs(services)
+    arrivals = Arrivals()
     worker = Worker(
         inbox=repositories.inbox,
         handle=jobs.handle,
@@ -187,9 +191,10 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         clock=clock,
         concurrency=options.concurrency,
         poll_interval_s=options.poll_interval_s,
+        arrivals=arrivals,
     )
     services.intake.subscribe(worker.notify)
-    app = build_app(settings, client, services) if client is not None else None
+    app = build_app(settings, client, services, arrivals) if client is not None else None
     runtime = Runtime(
         settings, database, repositories, llm, knowledge, engine, services, worker, surface
     )
@@ -260,13 +265,16 @@ class _UnusedTokenNotice(logging.Filter):
         return "`token` will be unused" not in record.getMessage()
 
 
-def build_app(settings: Settings, client: AsyncWebClient, services: Services) -> AsyncApp:
-    """The Bolt app with every listener registered."""
+def build_app(
+    settings: Settings, client: AsyncWebClient, services: Services, arrivals: Arrivals
+) -> AsyncApp:
+    """The Bolt app with every listener registered; requests are tracked until acknowledged."""
     secret = settings.slack_signing_secret
     bolt_logger = logging.getLogger("slack_bolt.AsyncApp")
     if not any(isinstance(f, _UnusedTokenNotice) for f in bolt_logger.filters):
         bolt_logger.addFilter(_UnusedTokenNotice())
-    app = AsyncApp(
+    app = _TrackedApp(
+        arrivals,
         name="faultmaven",
         client=client,
         signing_secret=secret.get_secret_value() if secret else "",
@@ -276,6 +284,22 @@ def build_app(settings: Settings, client: AsyncWebClient, services: Services) ->
     )
     register_all(app, services)
     return app
+
+
+class _TrackedApp(AsyncApp):
+    """Bolt's app, telling the worker which requests are still owed an acknowledgement.
+
+    Every request passes through `async_dispatch`, over HTTP and over Socket Mode alike (a Bolt
+    middleware would not do: its ``next`` returns before the listener has run).
+    """
+
+    def __init__(self, arrivals: Arrivals, **options: Any) -> None:
+        super().__init__(**options)
+        self._arrivals = arrivals
+
+    async def async_dispatch(self, req: AsyncBoltRequest) -> BoltResponse:
+        with self._arrivals.receiving():
+            return await super().async_dispatch(req)
 
 
 def load_workflow_catalog(settings: Settings) -> Catalog:

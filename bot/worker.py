@@ -8,6 +8,9 @@
 * Listeners wake the worker as soon as they record something, so a placeholder appears at once.
 * On start, items a crashed run left "processing" are released and resumed; `stop` lets running
   items finish within a grace period and leaves the rest to be resumed by the next start.
+* Acknowledgements first: while Slack's requests are being received (`Arrivals`), new items are
+  not claimed, for up to `ACKS_FIRST_S`; a burst of events is acknowledged before the turns it
+  started compete with it for the event loop.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import timedelta
 
 from bot.errors import new_reference
@@ -30,6 +33,34 @@ Handle = Callable[[InboxItem, Sequence[InboxItem]], Awaitable[None]]
 Report = Callable[[InboxItem, BaseException, str], Awaitable[None]]
 COALESCING_KINDS = frozenset({WorkKind.OPEN_CASE, *TURN_KINDS})
 MAX_SEEN_PER_CASE = 200
+ACKS_FIRST_S = 0.2
+
+
+class Arrivals:
+    """Requests from Slack being received right now (their acknowledgements are owed)."""
+
+    def __init__(self) -> None:
+        self._open = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    @contextlib.contextmanager
+    def receiving(self) -> Iterator[None]:
+        """Around the handling of one request, until its acknowledgement is ready."""
+        self._open += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._open -= 1
+            if not self._open:
+                self._quiet.set()
+
+    async def settled(self, limit_s: float) -> None:
+        """Wait until no request is being received, or ``limit_s`` at most."""
+        if self._open:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), limit_s)
 
 
 class Worker:
@@ -45,6 +76,7 @@ class Worker:
         concurrency: int = 8,
         poll_interval_s: float = 1.0,
         stale_after: timedelta = timedelta(minutes=15),
+        arrivals: Arrivals | None = None,
     ) -> None:
         self._inbox = inbox
         self._handle = handle
@@ -53,6 +85,7 @@ class Worker:
         self._concurrency = concurrency
         self._poll_interval_s = poll_interval_s
         self._stale_after = stale_after
+        self._arrivals = arrivals or Arrivals()
         self._wake = asyncio.Event()
         self._running: set[asyncio.Task[None]] = set()
         self._seen: dict[str, list[InboxItem]] = {}
@@ -133,6 +166,7 @@ class Worker:
         free = self._concurrency - len(self._running)
         if free <= 0:
             return 0
+        await self._arrivals.settled(ACKS_FIRST_S)
         try:
             items = await self._inbox.claim(now=self._clock.now(), limit=free)
         except Exception:

@@ -17,6 +17,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from bot.composition import build_app, build_slack_client
 from bot.ids import CallbackId, Command, EventType
 from bot.settings import load_settings
+from bot.worker import Arrivals
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import eventually
@@ -132,7 +133,8 @@ async def dispatched(
             },
             env_file=None,
         )
-        app = build_app(settings, build_slack_client(settings), SimpleNamespace(intake=intake))
+        services = SimpleNamespace(intake=intake)
+        app = build_app(settings, build_slack_client(settings), services, Arrivals())
         yield app, calls, slack
 
 

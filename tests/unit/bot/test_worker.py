@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.worker import Worker
+from bot.worker import ACKS_FIRST_S, Arrivals, Worker
 from domain.records import InboxItem, InboxStatus
 from tests.fakes.clock import START, FakeClock
 from tests.unit.bot.fake_inbox import MemoryInbox
@@ -176,3 +176,44 @@ async def test_stopping_drains_running_items_within_the_grace_period(
 
     status = inbox.statuses()["m1"]
     assert status is (InboxStatus.DONE if finished else InboxStatus.PROCESSING)
+
+
+async def test_nothing_new_starts_while_slack_waits_for_an_acknowledgement() -> None:
+    inbox, recorder, arrivals = MemoryInbox(), Recorder(), Arrivals()
+    worker = Worker(
+        inbox=inbox,
+        handle=recorder.handle,
+        report=recorder.report,
+        clock=FakeClock(),
+        poll_interval_s=0.05,
+        arrivals=arrivals,
+    )
+    await worker.start()
+
+    with arrivals.receiving():  # a burst: the first event is recorded, others still arriving
+        await record(inbox, worker, item("m1"))
+        await asyncio.sleep(0.05)
+        assert recorder.handled == []
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert recorder.handled == [("m1", [])]
+
+
+async def test_a_flood_of_requests_holds_new_work_back_only_briefly() -> None:
+    inbox, recorder, arrivals = MemoryInbox(), Recorder(), Arrivals()
+    worker = Worker(
+        inbox=inbox,
+        handle=recorder.handle,
+        report=recorder.report,
+        clock=FakeClock(),
+        poll_interval_s=0.05,
+        arrivals=arrivals,
+    )
+    await worker.start()
+
+    with arrivals.receiving():  # never ends while we wait
+        await record(inbox, worker, item("m1"))
+        await asyncio.sleep(ACKS_FIRST_S + 0.3)
+        assert recorder.handled == [("m1", [])]
+    await worker.stop()
