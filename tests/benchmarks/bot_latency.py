@@ -22,6 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
@@ -29,6 +30,7 @@ from aiohttp import web
 
 from tests.fakes.bot_process import BOT_TOKEN, SIGNING_SECRET, bot_process
 from tests.fakes.llm_server import FakeLLMServer, delayed
+from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
 from tests.fakes.slack_state import BOT_USER_ID
@@ -45,17 +47,29 @@ SUBJECT = re.compile(r"service (\d+) is down")
 
 
 class TimedSlack(FakeSlack):
-    """FakeSlack that remembers when each call was answered."""
+    """FakeSlack noting per thread when its placeholder was posted and a reply replaced it."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.timeline: list[tuple[float, str, dict[str, Any]]] = []
+        self.placeholders: dict[str, str] = {}
+        """Placeholder message ts → its thread."""
+        self.posted: dict[str, float] = {}
+        self.replied: dict[str, float] = {}
         self.changed = asyncio.Event()
 
     async def _record(self, name: str, params: dict[str, Any], status: int, body: Any) -> None:
-        self.timeline.append((time.perf_counter(), name, params))
+        at = time.perf_counter()
+        text = str(params.get("text", ""))
+        if name == "chat.postMessage" and PLACEHOLDER in text and body.get("ok"):
+            thread = str(params["thread_ts"])
+            self.placeholders[str(body["ts"])] = thread
+            self.posted.setdefault(thread, at)
+        elif name == "chat.update" and PLACEHOLDER not in text:
+            thread = self.placeholders.get(str(params.get("ts")), "")
+            if thread and thread not in self.replied:
+                self.replied[thread] = at
+                self.changed.set()
         await super()._record(name, params, status, body)
-        self.changed.set()
 
 
 class TimedModel(FakeLLMServer):
@@ -85,27 +99,46 @@ class Driver:
     model: TimedModel
     session: aiohttp.ClientSession
 
-    async def mention(self, n: int, text: str) -> tuple[str, float, float]:
-        """Post "service n is down" at the top level; return thread ts, sent at, ack seconds."""
+    def mention(self, n: int, text: str) -> tuple[str, SlackRequest]:
+        """ "service n is down" at the top level, signed: its thread ts and the request."""
         ts = next_ts()
-        request = self.slack.payloads.message(f"{MENTION} {text}", channel=CHANNEL, ts=ts)
-        started = time.perf_counter()
+        return ts, self.slack.payloads.message(f"{MENTION} {text}", channel=CHANNEL, ts=ts)
+
+    async def send(self, request: SlackRequest) -> tuple[float, float]:
+        """POST it to the bot; when it went out and how long the acknowledgement took.
+
+        The clock starts when the request is on the wire, as Slack's would: fifty requests
+        started at once here wait for this one process to write them, which is not the bot's time.
+        """
+        sent = SimpleNamespace(at=None)
         async with self.session.post(
-            f"{self.url}/slack/events", data=request.body, headers=request.headers(SIGNING_SECRET)
+            f"{self.url}/slack/events",
+            data=request.body,
+            headers=request.headers(SIGNING_SECRET),
+            trace_request_ctx=sent,
         ) as response:
             await response.read()
             assert response.status == 200, response.status
-        return ts, started, time.perf_counter() - started
+        assert sent.at is not None
+        return sent.at, time.perf_counter() - sent.at
 
-    async def answered(self, threads: list[str], seconds: float) -> dict[str, float]:
-        """Wait until every thread's placeholder was replaced by a reply; when each was."""
+    async def answered(self, threads: list[str], seconds: float) -> None:
+        """Wait until every thread's placeholder was replaced by a reply."""
         async with asyncio.timeout(seconds):
-            while True:
+            while not all(ts in self.slack.replied for ts in threads):
                 self.slack.changed.clear()
-                _, replies = first_placeholder_and_reply(self.slack)
-                if all(ts in replies for ts in threads):
-                    return replies
                 await self.slack.changed.wait()
+
+    async def quiet(self, seconds: float = 1.0) -> None:
+        """Wait until the bot has made no Web API call for ``seconds`` (its turns are over)."""
+        calls = -1
+        while calls != len(self.slack.calls):
+            calls = len(self.slack.calls)
+            await asyncio.sleep(seconds)
+
+
+async def _on_the_wire(_: aiohttp.ClientSession, context: SimpleNamespace, __: object) -> None:
+    context.trace_request_ctx.at = time.perf_counter()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -133,7 +166,12 @@ async def run(data_dir: Path) -> None:
     slack, model = TimedSlack(bot_token=BOT_TOKEN), TimedModel()
     async with slack, model:
         model.script(*(delayed(reply, MODEL_SECONDS) for _ in range(THREADS + ALONE + 1)))
-        async with bot_process(slack, model, data_dir) as bot, aiohttp.ClientSession() as session:
+        tracing = aiohttp.TraceConfig()
+        tracing.on_request_headers_sent.append(_on_the_wire)
+        async with (
+            bot_process(slack, model, data_dir) as bot,
+            aiohttp.ClientSession(trace_configs=[tracing]) as session,
+        ):
             driver = Driver(bot.url, slack, model, session)
             # One case first, so the bot's first connections and lazy imports are not measured.
             await alone(driver, THREADS + ALONE)
@@ -144,47 +182,36 @@ async def run(data_dir: Path) -> None:
 
 async def measure(driver: Driver) -> None:
     subjects = list(range(THREADS))
+    # Built and signed beforehand: the time measured is the bot's, not this driver's.
+    mentions = [driver.mention(n, f"service {n} is down") for n in subjects]
     began = time.perf_counter()
-    sent = await asyncio.gather(*(driver.mention(n, f"service {n} is down") for n in subjects))
-    replies = await driver.answered([ts for ts, _, _ in sent], SETTLE_S)
+    sent = await asyncio.gather(*(driver.send(request) for _, request in mentions))
+    threads = [ts for ts, _ in mentions]
+    await driver.answered(threads, SETTLE_S)
     wall = time.perf_counter() - began
-    placeholders, _ = first_placeholder_and_reply(driver.slack)
-    to_placeholder = [placeholders[ts] - started for ts, started, _ in sent]
+    slack, held = driver.slack, driver.model.held
+    to_placeholder = [
+        slack.posted[ts] - started for ts, (started, _) in zip(threads, sent, strict=True)
+    ]
     overhead = [
-        replies[ts] - started - driver.model.held[n]
-        for n, (ts, started, _) in zip(subjects, sent, strict=True)
+        slack.replied[ts] - started - held[n]
+        for n, ts, (started, _) in zip(subjects, threads, sent, strict=True)
     ]
     print(f"{THREADS} threads at once, model {MODEL_SECONDS:.0f} s per reply: ", end="")
     print(f"all answered in {wall:.1f} s")
-    report("acknowledgement", [ack for _, _, ack in sent], "target p99 < 100 ms")
+    report("acknowledgement", [ack for _, ack in sent], "target p99 < 100 ms")
     report("time to placeholder", to_placeholder, "target p99 < 1500 ms")
     report("bot overhead per turn (no model)", overhead, "target p50 < 150 ms")
+    await driver.quiet()
 
 
 async def alone(driver: Driver, n: int) -> float:
     """One turn with nothing else going on; the bot's time in it, excluding the model."""
-    ts, started, _ = await driver.mention(n, f"service {n} is down, alone")
-    replies = await driver.answered([ts], SETTLE_S)
-    return replies[ts] - started - driver.model.held[n]
-
-
-def first_placeholder_and_reply(slack: TimedSlack) -> tuple[dict[str, float], dict[str, float]]:
-    """Per thread: when its placeholder was posted, and when the reply replaced it."""
-    placeholder_thread: dict[str, str] = {}
-    for call, answer in zip(slack.calls, slack.replies, strict=True):
-        if call.method == "chat.postMessage" and PLACEHOLDER in str(call.params.get("text")):
-            placeholder_thread[answer.body["ts"]] = str(call.params["thread_ts"])
-    posted: dict[str, float] = {}
-    replied: dict[str, float] = {}
-    for at, name, params in slack.timeline:
-        text = str(params.get("text", ""))
-        if name == "chat.postMessage" and PLACEHOLDER in text:
-            posted.setdefault(str(params["thread_ts"]), at)
-        elif name == "chat.update" and PLACEHOLDER not in text:
-            thread = placeholder_thread.get(str(params.get("ts")))
-            if thread is not None:
-                replied.setdefault(thread, at)
-    return posted, replied
+    ts, request = driver.mention(n, f"service {n} is down, alone")
+    started, _ = await driver.send(request)
+    await driver.answered([ts], SETTLE_S)
+    await driver.quiet(0.3)
+    return driver.slack.replied[ts] - started - driver.model.held[n]
 
 
 def main() -> None:
