@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -36,45 +37,48 @@ async def test_a_write_transaction_never_waits_for_the_event_loop(tmp_path: Path
     assert others == ["another case's work"]  # it ran once the transaction was over
 
 
-async def test_constraint_and_syntax_errors_are_sqlalchemys_as_before(tmp_path: Path) -> None:
+@pytest.fixture
+async def sessions(tmp_path: Path) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/fm.db")
-    sessions = make_session_factory(engine)
     try:
-        async with writing(sessions) as session:
-            await session.execute(text("CREATE TABLE t (k TEXT PRIMARY KEY)"))
-            await session.execute(text("INSERT INTO t VALUES ('a')"))
-        with pytest.raises(IntegrityError):
-            await _insert(sessions, "b", "a")
-        async with sessions() as session:
-            with pytest.raises(OperationalError):
-                await session.execute(text("SELECT nothing FROM nowhere"))
-        async with sessions() as session:
-            keys = (await session.scalars(text("SELECT k FROM t"))).all()
+        yield make_session_factory(engine)
     finally:
         await engine.dispose()
+
+
+async def _run(sessions: async_sessionmaker[AsyncSession], *statements: str) -> None:
+    async with writing(sessions) as session:
+        for statement in statements:
+            await session.execute(text(statement))
+
+
+async def test_constraint_and_syntax_errors_are_sqlalchemys_as_before(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    await _run(sessions, "CREATE TABLE t (k TEXT PRIMARY KEY)", "INSERT INTO t VALUES ('a')")
+
+    with pytest.raises(IntegrityError):
+        await _run(sessions, "INSERT INTO t VALUES ('b')", "INSERT INTO t VALUES ('a')")
+    async with sessions() as session:
+        with pytest.raises(OperationalError):
+            await session.execute(text("SELECT nothing FROM nowhere"))
+        keys = (await session.scalars(text("SELECT k FROM t"))).all()
+
     assert keys == ["a"]  # the failed transaction left nothing behind
 
 
-async def _insert(sessions: async_sessionmaker[AsyncSession], *keys: str) -> None:
-    async with writing(sessions) as session:
-        for key in keys:
-            await session.execute(text("INSERT INTO t VALUES (:k)"), {"k": key})
+async def test_a_reader_sees_only_committed_rows_while_a_write_is_open(
+    sessions: async_sessionmaker[AsyncSession],
+) -> None:
+    await _run(sessions, "CREATE TABLE t (k TEXT)")
 
-
-async def test_a_reader_sees_only_committed_rows_while_a_write_is_open(tmp_path: Path) -> None:
-    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/fm.db")
-    sessions = make_session_factory(engine)
-    try:
-        async with writing(sessions) as session:
-            await session.execute(text("CREATE TABLE t (k TEXT)"))
-        async with writing(sessions) as writer:
-            await writer.execute(text("INSERT INTO t VALUES ('pending')"))
-            async with sessions() as reader:
-                during = await reader.scalar(text("SELECT count(*) FROM t"))
+    async with writing(sessions) as writer:
+        await writer.execute(text("INSERT INTO t VALUES ('pending')"))
         async with sessions() as reader:
-            after = await reader.scalar(text("SELECT count(*) FROM t"))
-    finally:
-        await engine.dispose()
+            during = await reader.scalar(text("SELECT count(*) FROM t"))
+    async with sessions() as reader:
+        after = await reader.scalar(text("SELECT count(*) FROM t"))
+
     assert (during, after) == (0, 1)
 
 

@@ -53,7 +53,12 @@ async def record(inbox: MemoryInbox, worker: Worker, *items: InboxItem) -> None:
         worker.notify(one)
 
 
-def make(inbox: MemoryInbox, recorder: Recorder, concurrency: int = 4) -> Worker:
+def make(
+    inbox: MemoryInbox,
+    recorder: Recorder,
+    concurrency: int = 4,
+    arrivals: Arrivals | None = None,
+) -> Worker:
     return Worker(
         inbox=inbox,
         handle=recorder.handle,
@@ -61,6 +66,7 @@ def make(inbox: MemoryInbox, recorder: Recorder, concurrency: int = 4) -> Worker
         clock=FakeClock(),
         concurrency=concurrency,
         poll_interval_s=0.05,
+        arrivals=arrivals,
     )
 
 
@@ -180,14 +186,7 @@ async def test_stopping_drains_running_items_within_the_grace_period(
 
 async def test_nothing_new_starts_while_slack_waits_for_an_acknowledgement() -> None:
     inbox, recorder, arrivals = MemoryInbox(), Recorder(), Arrivals()
-    worker = Worker(
-        inbox=inbox,
-        handle=recorder.handle,
-        report=recorder.report,
-        clock=FakeClock(),
-        poll_interval_s=0.05,
-        arrivals=arrivals,
-    )
+    worker = make(inbox, recorder, arrivals=arrivals)
     await worker.start()
 
     with arrivals.receiving():  # a burst: the first event is recorded, others still arriving
@@ -202,14 +201,7 @@ async def test_nothing_new_starts_while_slack_waits_for_an_acknowledgement() -> 
 
 async def test_a_flood_of_requests_holds_new_work_back_only_briefly() -> None:
     inbox, recorder, arrivals = MemoryInbox(), Recorder(), Arrivals()
-    worker = Worker(
-        inbox=inbox,
-        handle=recorder.handle,
-        report=recorder.report,
-        clock=FakeClock(),
-        poll_interval_s=0.05,
-        arrivals=arrivals,
-    )
+    worker = make(inbox, recorder, arrivals=arrivals)
     await worker.start()
 
     with arrivals.receiving():  # never ends while we wait
