@@ -17,12 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.ext.asyncio import create_async_engine as _create_async_engine
 from sqlalchemy.pool import NullPool, PoolProxiedConnection
 
-from storage.sqlite_inline import inline_creator
+from storage.sqlite_inline import BUSY_TIMEOUT_MS, inline_creator
 
 WRITE_INTENT = "fm_write_intent"
 """Execution option marking a transaction that will write (SQLite: BEGIN IMMEDIATE)."""
 
-_SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA busy_timeout=5000")
+_SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 class WriterQueue:
@@ -33,7 +33,7 @@ class WriterQueue:
     so a transaction that awaits nothing but the database never lets another writer in; one
     that awaits something else meanwhile makes the others queue here, in order, instead of in
     the busy handler, with recording what people sent (the inbox) first. Other processes are
-    still held off by ``busy_timeout``.
+    still waited for, with the loop free (see `storage.sqlite_inline`).
     """
 
     def __init__(self) -> None:

@@ -9,18 +9,27 @@ transaction is one piece of work for the loop instead of fifteen.
 
 The connection offers the parts of aiosqlite's interface that SQLAlchemy's ``aiosqlite``
 dialect uses (it is given as that dialect's ``async_creator``), with coroutines that finish
-without suspending. The costs are accepted knowingly: a statement blocks the loop while it runs
-(microseconds for this bot's statements), and a write waiting for another *process's* lock
-blocks it for up to ``busy_timeout``; this process's own writers queue in
-`storage.db.WriterQueue` and never wait for each other inside SQLite.
+without suspending. A statement blocks the loop while it runs: microseconds for this bot's
+statements. The one long wait SQLite can have, another *process* holding the write lock (a
+migration, a second bot on the same file), is not spent inside SQLite: ``busy_timeout`` is short,
+and ``BEGIN IMMEDIATE`` is retried with the loop free in between, for up to `LOCK_WAIT_S`. This
+process's own writers queue in `storage.db.WriterQueue` and never wait for each other in SQLite.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+BUSY_TIMEOUT_MS = 20
+"""How long one statement may wait inside SQLite for a lock (blocking the loop meanwhile)."""
+LOCK_WAIT_S = 5.0
+"""How long taking the write lock may wait for another process, the loop free meanwhile."""
+_LOCKED = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+_RETRY_FIRST_S, _RETRY_MAX_S = 0.005, 0.1
 
 
 class InlineCursor:
@@ -36,8 +45,24 @@ class InlineCursor:
         self._cursor.close()
 
     async def execute(self, sql: str, parameters: Any = ()) -> InlineCursor:
-        self._cursor.execute(sql, parameters)
+        if sql.startswith("BEGIN IMMEDIATE"):
+            await self._take_write_lock(sql)
+        else:
+            self._cursor.execute(sql, parameters)
         return self
+
+    async def _take_write_lock(self, sql: str) -> None:
+        deadline = time.monotonic() + LOCK_WAIT_S
+        wait = _RETRY_FIRST_S
+        while True:
+            try:
+                self._cursor.execute(sql)
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode not in _LOCKED or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, _RETRY_MAX_S)
 
     async def executemany(self, sql: str, parameters: Iterable[Any]) -> InlineCursor:
         self._cursor.executemany(sql, parameters)

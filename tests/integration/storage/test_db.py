@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from domain.records import AuditEntry
 from storage import Repositories
 from storage.db import create_engine
+from storage.sqlite_inline import BUSY_TIMEOUT_MS
 from storage.tables import AuditRow
 
 
@@ -26,7 +27,7 @@ async def test_sqlite_connections_enforce_foreign_keys_and_use_wal(tmp_path: Pat
             }
     finally:
         await engine.dispose()
-    assert pragmas == {"foreign_keys": 1, "journal_mode": "wal", "busy_timeout": 5000}
+    assert pragmas == {"foreign_keys": 1, "journal_mode": "wal", "busy_timeout": BUSY_TIMEOUT_MS}
     assert (tmp_path / "new" / "dir" / "fm.db").is_file()
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from storage import sqlite_inline
 from storage.db import create_engine, make_session_factory, writing
 
 
@@ -94,3 +97,44 @@ async def test_an_in_memory_database_is_one_shared_connection() -> None:
     finally:
         await engine.dispose()
     assert count == 1
+
+
+async def test_another_process_holding_the_write_lock_is_waited_for_with_the_loop_free(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path
+) -> None:
+    await _run(sessions, "CREATE TABLE t (k TEXT)")
+    other = sqlite3.connect(tmp_path / "fm.db", isolation_level=None)  # another process, say
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(0.3, other.execute, "COMMIT")
+    ticks = 0
+
+    async def the_rest_of_the_bot() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    ticking = asyncio.create_task(the_rest_of_the_bot())
+    started = time.monotonic()
+    await _run(sessions, "INSERT INTO t VALUES ('x')")
+    waited = time.monotonic() - started
+    ticking.cancel()
+    other.close()
+
+    assert waited >= 0.25
+    assert ticks >= 10  # acknowledgements and other cases went on meanwhile
+
+
+async def test_waiting_for_another_writer_has_a_limit(
+    sessions: async_sessionmaker[AsyncSession], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_inline, "LOCK_WAIT_S", 0.2)
+    await _run(sessions, "CREATE TABLE t (k TEXT)")
+    other = sqlite3.connect(tmp_path / "fm.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(OperationalError, match="locked"):
+            await _run(sessions, "INSERT INTO t VALUES ('x')")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
