@@ -157,9 +157,11 @@ class _Coalescer:
                 self._waiting.clear()
                 raise
             except Exception as error:  # each caller gets the model's error, not a hang
-                _settle(taken, error=error)
+                for _, future in _waiting_still(taken):
+                    future.set_exception(error)
             else:
-                _settle(taken, vectors=vectors, rows=unique)
+                for texts, future in _waiting_still(taken):
+                    future.set_result(vectors[[unique[text] for text in texts]])
 
     def _take(self) -> tuple[list[_Request], dict[str, int]]:
         """The oldest requests, up to a batch of distinct texts (asked twice, encoded once)."""
@@ -173,20 +175,9 @@ class _Coalescer:
         return taken, unique
 
 
-def _settle(
-    taken: list[_Request],
-    *,
-    vectors: Vectors | None = None,
-    rows: dict[str, int] | None = None,
-    error: Exception | None = None,
-) -> None:
-    for texts, future in taken:
-        if future.done():  # its caller gave up waiting
-            continue
-        if vectors is not None and rows is not None:
-            future.set_result(vectors[[rows[text] for text in texts]])
-        else:
-            future.set_exception(error or RuntimeError("no vectors"))
+def _waiting_still(taken: list[_Request]) -> list[_Request]:
+    """The requests whose callers still wait (one may have given up meanwhile)."""
+    return [(texts, future) for texts, future in taken if not future.done()]
 
 
 def _configured_dimension(path: Path) -> int | None:

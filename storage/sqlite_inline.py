@@ -150,12 +150,10 @@ class InlineConnection:
         self._conn.create_function(*args, **kwargs)
 
     async def close(self) -> None:
-        if self._connection is not None:
-            self._connection = None
-            self._conn.close()
+        self.stop()
 
     def stop(self) -> None:
-        """What SQLAlchemy calls to terminate a connection without waiting."""
+        """What SQLAlchemy calls to terminate a connection without waiting (closing is the same)."""
         if self._connection is not None:
             self._connection = None
             self._conn.close()
