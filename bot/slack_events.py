@@ -127,9 +127,7 @@ def parse_investigate(body: Json) -> tuple[OpenCaseWork, str]:
     """The Investigate shortcut: a case on the message's thread, the message as first evidence."""
     message: Json = body["message"]
     thread = ThreadRef(
-        team_id=_team(body),
-        channel_id=str(body["channel"]["id"]),
-        thread_ts=str(message.get("thread_ts") or message["ts"]),
+        team_id=_team(body), channel_id=str(body["channel"]["id"]), thread_ts=_thread_of(message)
     )
     author = message.get("user") or message.get("bot_id") or "unknown"
     first = ThreadMessage(
@@ -141,8 +139,18 @@ def parse_investigate(body: Json) -> tuple[OpenCaseWork, str]:
     work = OpenCaseWork(
         thread=thread, opened_by=str(body["user"]["id"]), source="shortcut", message=first
     )
+    return work, _shortcut_key(body)
+
+
+def _thread_of(message: Json) -> str:
+    """The thread a message shortcut was used in (the message's own, if it starts none)."""
+    return str(message.get("thread_ts") or message["ts"])
+
+
+def _shortcut_key(body: Json) -> str:
+    """One use of a message shortcut (Slack redelivers it with the same action_ts)."""
     key = body.get("action_ts") or body.get("trigger_id")
-    return work, f"shortcut:{body.get('callback_id')}:{key}"
+    return f"shortcut:{body.get('callback_id')}:{key}"
 
 
 def parse_score_shortcut(body: Json) -> tuple[ScoreRequestWork, str]:
@@ -151,12 +159,11 @@ def parse_score_shortcut(body: Json) -> tuple[ScoreRequestWork, str]:
     work = ScoreRequestWork(
         team_id=_team(body),
         channel_id=str(body["channel"]["id"]),
-        thread_ts=str(message.get("thread_ts") or message["ts"]),
+        thread_ts=_thread_of(message),
         user_id=str(body["user"]["id"]),
         response_url=body.get("response_url") or None,
     )
-    key = body.get("action_ts") or body.get("trigger_id")
-    return work, f"shortcut:{body.get('callback_id')}:{key}"
+    return work, _shortcut_key(body)
 
 
 def parse_command(command: Json) -> tuple[CommandWork, str]:
