@@ -317,14 +317,20 @@ async def webhook_bot(slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path, url:
     return await alert_bot(slack, llm, tmp_path, env=env)
 
 
+async def approve_first_strategy(harness: BotHarness) -> str:
+    """An alert case whose responder approves the first strategy; its thread ts."""
+    thread_ts = await alert_case(harness)
+    await join(harness, thread_ts)
+    await decide(harness, with_strategy_buttons(harness, thread_ts)[0], "approve")
+    return thread_ts
+
+
 async def test_the_webhook_executor_posts_the_approved_workflow_and_reports_the_answer(
     slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path, automation: FakeAutomation
 ) -> None:
     harness = await webhook_bot(slack, llm, tmp_path, automation.url)
     try:
-        thread_ts = await alert_case(harness)
-        await join(harness, thread_ts)
-        await decide(harness, with_strategy_buttons(harness, thread_ts)[0], "approve")
+        thread_ts = await approve_first_strategy(harness)
         thread = thread_text(harness, thread_ts)
         case = await harness.case(thread_ts)
     finally:
@@ -347,9 +353,7 @@ async def test_a_failing_webhook_is_reported_and_asks_for_no_evidence(
     automation.status, automation.answer = 500, '{"error": "runner offline"}'
     harness = await webhook_bot(slack, llm, tmp_path, automation.url)
     try:
-        thread_ts = await alert_case(harness)
-        await join(harness, thread_ts)
-        await decide(harness, with_strategy_buttons(harness, thread_ts)[0], "approve")
+        thread_ts = await approve_first_strategy(harness)
         thread = thread_text(harness, thread_ts)
         case = await harness.case(thread_ts)
         [failed, _] = await strategies_of(harness, thread_ts)
