@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -112,8 +113,22 @@ class InboxRepository(Protocol):
         """Record an item; False if its dedup key was seen before."""
         ...
 
-    async def claim(self, *, now: datetime, limit: int = 10) -> list[InboxItem]:
-        """Take available items (one per case key at a time) and mark them processing."""
+    async def claim(
+        self, *, now: datetime, limit: int = 10, owner: str | None = None
+    ) -> list[InboxItem]:
+        """Take available items (one per case key at a time); mark them processing by ``owner``."""
+        ...
+
+    async def heartbeat(self, *, owner: str, now: datetime) -> int:
+        """``owner`` is still working on its processing items: refresh their lock time."""
+        ...
+
+    async def release_owned(self, *, owner: str, now: datetime) -> int:
+        """Return ``owner``'s processing items to the queue (it stopped or restarted)."""
+        ...
+
+    async def held_elsewhere(self, *, owner: str, since: datetime) -> list[InboxItem]:
+        """Items another instance is processing and has said so at or after ``since``."""
         ...
 
     async def complete(self, item_id: int) -> None:
@@ -125,7 +140,7 @@ class InboxRepository(Protocol):
         ...
 
     async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
-        """Return items left processing by a crashed worker to the queue."""
+        """Return items whose holder has been silent for ``older_than`` (crashed) to the queue."""
         ...
 
 
@@ -186,8 +201,11 @@ class ScoreRepository(Protocol):
         """Recent completed scorings of a workspace, newest first."""
         ...
 
-    async def fail_orphans(self, *, reason: str, now_us: int) -> int:
-        """Mark scorings left pending/in progress (a crash) as failed; return how many."""
+    async def fail_orphans(self, *, reason: str, now_us: int, spare: Collection[str] = ()) -> int:
+        """Mark scorings left pending/in progress (a crash) as failed, except ``spare``.
+
+        ``spare``: score ids another live instance is judging right now. Returns how many.
+        """
         ...
 
     async def count_by_status(self, case_id: str) -> dict[ScoringStatus, int]:

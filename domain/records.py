@@ -84,6 +84,8 @@ class InboxItem(DomainModel):
     status: InboxStatus = InboxStatus.PENDING
     attempts: int = Field(default=0, ge=0)
     available_at: AwareDatetime = Field(default_factory=utc_now)
+    locked_by: str | None = None
+    """The worker instance processing it (while processing)."""
     last_error: str | None = None
     created_at: AwareDatetime = Field(default_factory=utc_now)
 

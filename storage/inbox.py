@@ -18,6 +18,7 @@ from storage.db import affected, any_row, writing
 from storage.tables import InboxRow
 
 PENDING, PROCESSING = InboxStatus.PENDING.value, InboxStatus.PROCESSING.value
+UNLOCKED: dict[str, Any] = {"locked_at": None, "locked_by": None}
 
 
 class SqlInboxRepository:
@@ -73,40 +74,81 @@ class SqlInboxRepository:
             raise
         return True
 
-    async def claim(self, *, now: datetime, limit: int = 10) -> list[InboxItem]:
-        """Take available items, oldest first, at most one per case key, none for a busy key."""
+    async def claim(
+        self, *, now: datetime, limit: int = 10, owner: str | None = None
+    ) -> list[InboxItem]:
+        """Take available items, oldest first, at most one per case key, none for a busy key.
+
+        ``owner`` names the worker instance taking them (see `heartbeat`, `release_owned`).
+        """
         if limit <= 0:
             return []
         claimed: list[InboxItem] = []
         async with writing(self._sessions) as session:
             candidates = [_item(row) for row in await session.scalars(_claimable(now, limit))]
             for item in candidates:
-                if await _mark_processing(session, item, now):
-                    changes = {"status": InboxStatus.PROCESSING, "attempts": item.attempts + 1}
+                if await _mark_processing(session, item, now, owner):
+                    changes = {
+                        "status": InboxStatus.PROCESSING,
+                        "attempts": item.attempts + 1,
+                        "locked_by": owner,
+                    }
                     claimed.append(item.model_copy(update=changes))
         return claimed
 
+    async def heartbeat(self, *, owner: str, now: datetime) -> int:
+        """``owner`` is still working on its items: their lock time becomes ``now``."""
+        statement = (
+            update(InboxRow)
+            .where(InboxRow.status == PROCESSING, InboxRow.locked_by == owner)
+            .values(locked_at=now)
+        )
+        async with writing(self._sessions) as session:
+            return await affected(session, statement)
+
+    async def release_owned(self, *, owner: str, now: datetime) -> int:
+        """Return ``owner``'s processing items to the queue (it stopped, or restarted)."""
+        statement = (
+            update(InboxRow)
+            .where(InboxRow.status == PROCESSING, InboxRow.locked_by == owner)
+            .values(status=PENDING, updated_at=now, **UNLOCKED)
+        )
+        async with writing(self._sessions) as session:
+            return await affected(session, statement)
+
+    async def held_elsewhere(self, *, owner: str, since: datetime) -> list[InboxItem]:
+        """Items another instance is processing and has said so at or after ``since``."""
+        query = select(InboxRow).where(
+            InboxRow.status == PROCESSING,
+            or_(InboxRow.locked_by.is_(None), InboxRow.locked_by != owner),
+            InboxRow.locked_at >= since,
+        )
+        async with self._sessions() as session:
+            return [_item(row) for row in await session.scalars(query)]
+
     async def complete(self, item_id: int) -> None:
         """Mark an item done."""
-        await self._set(item_id, status=InboxStatus.DONE.value, locked_at=None)
+        await self._set(item_id, status=InboxStatus.DONE.value, **UNLOCKED)
 
     async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
         """Record a failure; retry later when ``retry_at`` is given, else give up."""
         if retry_at is None:
-            await self._set(
-                item_id, status=InboxStatus.FAILED.value, locked_at=None, last_error=error
-            )
+            await self._set(item_id, status=InboxStatus.FAILED.value, last_error=error, **UNLOCKED)
             return
         await self._set(
-            item_id, status=PENDING, locked_at=None, last_error=error, available_at=retry_at
+            item_id, status=PENDING, last_error=error, available_at=retry_at, **UNLOCKED
         )
 
     async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
-        """Return items left processing by a crashed worker to the queue; return how many."""
+        """Return items whose holder has not been heard of for ``older_than`` to the queue.
+
+        A live holder keeps its items' lock time fresh (`heartbeat`); one that has not for that
+        long has crashed. Returns how many were released.
+        """
         statement = (
             update(InboxRow)
             .where(InboxRow.status == PROCESSING, InboxRow.locked_at < now - older_than)
-            .values(status=PENDING, locked_at=None, updated_at=now)
+            .values(status=PENDING, updated_at=now, **UNLOCKED)
         )
         async with writing(self._sessions) as session:
             return await affected(session, statement)
@@ -153,12 +195,20 @@ def _claimable(now: datetime, limit: int) -> Select[InboxRow]:
     )
 
 
-async def _mark_processing(session: AsyncSession, item: InboxItem, now: datetime) -> bool:
-    """Mark one item processing; False if another worker got it or its case key first."""
+async def _mark_processing(
+    session: AsyncSession, item: InboxItem, now: datetime, owner: str | None
+) -> bool:
+    """Mark one item processing by ``owner``; False if another worker got it or its key first."""
     statement = (
         update(InboxRow)
         .where(InboxRow.item_id == item.item_id, InboxRow.status == PENDING)
-        .values(status=PROCESSING, attempts=InboxRow.attempts + 1, locked_at=now, updated_at=now)
+        .values(
+            status=PROCESSING,
+            attempts=InboxRow.attempts + 1,
+            locked_at=now,
+            locked_by=owner,
+            updated_at=now,
+        )
     )
     try:
         # A savepoint, so a refusal by the one-processing-per-key index spares the others.
@@ -188,6 +238,7 @@ def _row(item: InboxItem) -> InboxRow:
         attempts=item.attempts,
         available_at=item.available_at,
         locked_at=None,
+        locked_by=None,
         last_error=item.last_error,
         created_at=item.created_at,
         updated_at=item.created_at,
@@ -205,6 +256,7 @@ def _item(row: InboxRow) -> InboxItem:
         status=InboxStatus(row.status),
         attempts=row.attempts,
         available_at=row.available_at,
+        locked_by=row.locked_by,
         last_error=row.last_error,
         created_at=row.created_at,
     )

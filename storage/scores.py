@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import Select, func, select, update
@@ -83,11 +84,11 @@ class SqlScoreRepository:
         async with self._sessions() as session:
             return [_score(row) for row in await session.scalars(query)]
 
-    async def fail_orphans(self, *, reason: str, now_us: int) -> int:
-        """Mark scorings left pending/in progress (a crash) as failed; return how many."""
+    async def fail_orphans(self, *, reason: str, now_us: int, spare: Collection[str] = ()) -> int:
+        """Mark scorings left pending/in progress (a crash) as failed, except ``spare``."""
         statement = (
             update(ScoreRow)
-            .where(ScoreRow.status.in_(ACTIVE))
+            .where(ScoreRow.status.in_(ACTIVE), ScoreRow.score_id.not_in(list(spare)))
             .values(status=ScoringStatus.FAILED.value, error_message=reason, completed_at_us=now_us)
         )
         async with writing(self._sessions) as session:

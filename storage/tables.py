@@ -182,6 +182,9 @@ class InboxRow(Base):
     attempts: Mapped[int] = mapped_column(Integer)
     available_at: Mapped[datetime] = mapped_column(UTCDateTime())
     locked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the holder claimed it or last said it is still working on it (its heartbeat)."""
+    locked_by: Mapped[str | None] = mapped_column(String(255))
+    """The worker instance processing it."""
     last_error: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())

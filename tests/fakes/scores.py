@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from domain.case import Case
@@ -58,8 +58,12 @@ class MemoryScores:
         done.sort(key=lambda s: (s.completed_at_us or 0, s.scored_at_us), reverse=True)
         return done[:limit]
 
-    async def fail_orphans(self, *, reason: str, now_us: int) -> int:
-        orphans = [s for s in self.rows.values() if s.status in ScoringStatus.active_values()]
+    async def fail_orphans(self, *, reason: str, now_us: int, spare: Collection[str] = ()) -> int:
+        orphans = [
+            s
+            for s in self.rows.values()
+            if s.status in ScoringStatus.active_values() and s.score_id not in spare
+        ]
         for score in orphans:
             self.rows[score.score_id] = score.model_copy(
                 update={

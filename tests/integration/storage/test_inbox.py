@@ -167,6 +167,44 @@ async def test_stale_processing_items_are_released(
     assert fresh.dedup_key == "fresh"
 
 
+async def test_each_instance_holds_its_own_items_and_keeps_them_fresh(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    for key, case_key in [("a", "A"), ("b", "B"), ("c", "C")]:
+        await repos.inbox.enqueue(item(key, case_key=case_key))
+    (mine,) = await repos.inbox.claim(now=at(0), limit=1, owner="host-1:/data")
+    (theirs,) = await repos.inbox.claim(now=at(0), limit=1, owner="host-2:/data")
+    (anonymous,) = await repos.inbox.claim(now=at(0), limit=1)
+    owners = (mine.locked_by, theirs.locked_by, anonymous.locked_by)
+    assert owners == ("host-1:/data", "host-2:/data", None)
+
+    assert await repos.inbox.heartbeat(owner="host-2:/data", now=at(9)) == 1
+    released = await repos.inbox.release_stale(now=at(10), older_than=timedelta(minutes=5))
+
+    assert released == 2, "the two silent since minute 0; host-2 said it still works at minute 9"
+    assert await _statuses(sessions) == {"a": "pending", "b": "processing", "c": "pending"}
+    (held,) = await repos.inbox.held_elsewhere(owner="host-1:/data", since=at(5))
+    assert (held.dedup_key, held.locked_by) == ("b", "host-2:/data")
+    assert await repos.inbox.held_elsewhere(owner="host-2:/data", since=at(5)) == []
+    assert await repos.inbox.held_elsewhere(owner="host-1:/data", since=at(10)) == []
+
+
+async def test_an_instance_returns_only_its_own_items(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    await repos.inbox.enqueue(item("a", case_key="A"))
+    await repos.inbox.enqueue(item("b", case_key="B"))
+    await repos.inbox.claim(now=at(0), limit=1, owner="host-1:/data")
+    await repos.inbox.claim(now=at(0), limit=1, owner="host-2:/data")
+
+    assert await repos.inbox.release_owned(owner="host-1:/data", now=at(1)) == 1
+
+    assert await _statuses(sessions) == {"a": "pending", "b": "processing"}
+    (again,) = await repos.inbox.claim(now=at(2), owner="host-3:/data")
+    assert (again.dedup_key, again.attempts, again.locked_by) == ("a", 2, "host-3:/data")
+    assert await repos.inbox.heartbeat(owner="host-1:/data", now=at(3)) == 0
+
+
 async def test_completed_items_are_never_claimed_again(
     repos: Repositories, sessions: async_sessionmaker[AsyncSession]
 ) -> None:

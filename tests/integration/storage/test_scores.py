@@ -149,3 +149,18 @@ async def test_the_database_refuses_a_total_score_outside_0_to_100(
     with pytest.raises(IntegrityError):
         async with sessions.begin() as session:
             await session.execute(insert(ScoreRow).values(**row))
+
+
+async def test_a_scoring_another_instance_is_running_is_not_an_orphan(repos: Repositories) -> None:
+    first = await repos.cases.add(new_case(thread_ts="1.1"))
+    second = await repos.cases.add(new_case(thread_ts="1.2"))
+    judged_elsewhere = await repos.scores.create(pending(first.case_id))
+    stuck = await repos.scores.create(pending(second.case_id))
+
+    failed = await repos.scores.fail_orphans(
+        reason="restarted during scoring", now_us=99 * SECOND, spare=[judged_elsewhere.score_id]
+    )
+
+    assert failed == 1
+    assert (await repos.scores.get(stuck.score_id)).status is ScoringStatus.FAILED
+    assert await repos.scores.get(judged_elsewhere.score_id) == judged_elsewhere

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -23,7 +24,9 @@ class MemoryInbox:
         self.items.append(item.model_copy(update={"item_id": next(self._ids)}))
         return True
 
-    async def claim(self, *, now: datetime, limit: int = 10) -> list[InboxItem]:
+    async def claim(
+        self, *, now: datetime, limit: int = 10, owner: str | None = None
+    ) -> list[InboxItem]:
         busy = {i.case_key for i in self.items if i.status is InboxStatus.PROCESSING}
         claimed: list[InboxItem] = []
         for item in self.items:
@@ -33,6 +36,7 @@ class MemoryInbox:
                 continue
             item.status = InboxStatus.PROCESSING
             item.attempts += 1
+            item.locked_by = owner
             assert item.item_id is not None
             self.locked_at[item.item_id] = now
             if item.case_key is not None:
@@ -49,17 +53,42 @@ class MemoryInbox:
         item.status = InboxStatus.FAILED if retry_at is None else InboxStatus.PENDING
 
     async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
-        released = 0
-        for item in self.items:
+        def stale(item: InboxItem, locked: datetime | None) -> bool:
+            return locked is not None and locked < now - older_than
+
+        return self._release(stale)
+
+    async def heartbeat(self, *, owner: str, now: datetime) -> int:
+        mine = [i for i in self._processing() if i.locked_by == owner]
+        for item in mine:
             assert item.item_id is not None
-            locked = self.locked_at.get(item.item_id)
-            if item.status is InboxStatus.PROCESSING and locked and locked <= now - older_than:
-                item.status = InboxStatus.PENDING
-                released += 1
-        return released
+            self.locked_at[item.item_id] = now
+        return len(mine)
+
+    async def release_owned(self, *, owner: str, now: datetime) -> int:
+        return self._release(lambda item, _: item.locked_by == owner)
+
+    async def held_elsewhere(self, *, owner: str, since: datetime) -> list[InboxItem]:
+        return [
+            i.model_copy()
+            for i in self._processing()
+            if i.locked_by != owner and self.locked_at[i.item_id or 0] >= since
+        ]
 
     def statuses(self) -> dict[str, InboxStatus]:
         return {i.dedup_key: i.status for i in self.items}
+
+    def _processing(self) -> list[InboxItem]:
+        return [i for i in self.items if i.status is InboxStatus.PROCESSING]
+
+    def _release(self, which: Callable[[InboxItem, datetime | None], bool]) -> int:
+        released = 0
+        for item in self._processing():
+            assert item.item_id is not None
+            if which(item, self.locked_at.get(item.item_id)):
+                item.status, item.locked_by = InboxStatus.PENDING, None
+                released += 1
+        return released
 
     def _get(self, item_id: int) -> InboxItem:
         return next(i for i in self.items if i.item_id == item_id)
