@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,7 @@ from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
 from bot.slack_surface import SlackSurface
+from bot.work import ScoreRunWork, WorkKind, payload_as
 from bot.worker import Arrivals, Worker
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
@@ -130,8 +132,16 @@ class Runtime:
     """Resources released last (the workflow index's LanceDB connection)."""
 
     async def start(self) -> None:
-        """Fail scorings a crash left running, then process the inbox (resuming unfinished work)."""
-        await self.services.scoring.fail_orphans()
+        """Fail scorings a crash left running, then process the inbox (resuming unfinished work).
+
+        Scorings a live replica is judging right now are not orphans.
+        """
+        judging = [
+            payload_as(item, ScoreRunWork).score_id
+            for item in await self.worker.held_elsewhere()
+            if item.kind == WorkKind.SCORE_RUN
+        ]
+        await self.services.scoring.fail_orphans(spare=judging)
         await self.worker.start()
 
     async def close(self, *, grace_s: float = 10.0) -> None:
@@ -155,6 +165,11 @@ class Runtime:
             logger.warning("database health check failed", exc_info=True)
             return False
         return True
+
+
+def instance_name(settings: Settings) -> str:
+    """This process's name in the inbox: the same after a restart, different for each replica."""
+    return f"{socket.gethostname()}:{settings.data_dir.resolve()}"[:255]
 
 
 async def build_runtime(settings: Settings, options: Options | None = None) -> Runtime:
@@ -189,6 +204,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         handle=jobs.handle,
         report=jobs.report,
         clock=clock,
+        owner=instance_name(settings),
         concurrency=options.concurrency,
         poll_interval_s=options.poll_interval_s,
         arrivals=arrivals,

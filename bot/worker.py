@@ -6,8 +6,11 @@
   later messages of that case this process has seen ride along (coalesced into one turn). When
   they are claimed in their turn they are already answered and just completed.
 * Listeners wake the worker as soon as they record something, so a placeholder appears at once.
-* On start, items a crashed run left "processing" are released and resumed; `stop` lets running
-  items finish within a grace period and leaves the rest to be resumed by the next start.
+* Each worker instance has an `owner` name, stable across restarts (host and data directory), and
+  keeps the items it holds fresh with a heartbeat. On start it resumes what its previous run left
+  "processing"; items whose holder fell silent for `stale_after` (a replica that crashed) are
+  resumed by whichever instance notices first; items another live replica holds are left alone.
+  `stop` lets running items finish within a grace period and returns the rest to the queue.
 * Acknowledgements first: while Slack's requests are being received (`Arrivals`), new items are
   not claimed, for up to `ACKS_FIRST_S`; a burst of events is acknowledged before the turns it
   started compete with it for the event loop.
@@ -19,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.errors import new_reference
 from bot.retry import retrying
@@ -34,6 +37,8 @@ Report = Callable[[InboxItem, BaseException, str], Awaitable[None]]
 COALESCING_KINDS = frozenset({WorkKind.OPEN_CASE, *TURN_KINDS})
 MAX_SEEN_PER_CASE = 200
 ACKS_FIRST_S = 0.2
+HEARTBEAT_S = 15.0
+STALE_AFTER = timedelta(minutes=2)
 
 
 class Arrivals:
@@ -73,12 +78,16 @@ class Worker:
         handle: Handle,
         report: Report,
         clock: Clock,
+        owner: str,
         concurrency: int = 8,
         poll_interval_s: float = 1.0,
-        stale_after: timedelta = timedelta(minutes=15),
+        heartbeat_s: float = HEARTBEAT_S,
+        stale_after: timedelta = STALE_AFTER,
         arrivals: Arrivals | None = None,
     ) -> None:
         self._inbox = inbox
+        self._owner = owner
+        self._heartbeat = timedelta(seconds=heartbeat_s)
         self._handle = handle
         self._report = report
         self._clock = clock
@@ -97,8 +106,13 @@ class Worker:
     # ------------------------------------------------------------ lifecycle
 
     async def start(self) -> int:
-        """Resume what an earlier run left unfinished, then start claiming; return how many."""
-        resumed = await self._inbox.release_stale(now=self._clock.now(), older_than=timedelta(0))
+        """Resume what this instance's previous run and crashed ones left; start claiming.
+
+        Returns how many items were resumed.
+        """
+        now = self._clock.now()
+        resumed = await self._inbox.release_owned(owner=self._owner, now=now)
+        resumed += await self._inbox.release_stale(now=now, older_than=self._stale_after)
         if resumed:
             logger.info("resuming unfinished work", extra={"items": resumed})
         self._stopping = False
@@ -117,8 +131,18 @@ class Worker:
             for task in late:
                 task.cancel()
             if late:
-                logger.warning("cut short by shutdown, resumed next start", extra={"n": len(late)})
+                logger.warning("cut short by shutdown, back in the queue", extra={"n": len(late)})
                 await asyncio.gather(*late, return_exceptions=True)
+        # What was cut short (or could not be marked done) goes back for any instance to resume.
+        try:
+            await self._inbox.release_owned(owner=self._owner, now=self._clock.now())
+        except Exception:
+            logger.exception("could not return unfinished items; the next start resumes them")
+
+    async def held_elsewhere(self) -> list[InboxItem]:
+        """Items other live instances are processing (their heartbeat is recent)."""
+        since = self._clock.now() - self._stale_after
+        return await self._inbox.held_elsewhere(owner=self._owner, since=since)
 
     async def abort(self) -> None:
         """Stop at once without finishing anything (a crash, for tests of recovery)."""
@@ -149,18 +173,30 @@ class Worker:
     # ------------------------------------------------------------ claiming
 
     async def _loop(self) -> None:
-        last_sweep = self._clock.now()
+        last_beat = self._clock.now()
         while not self._stopping:
             self._wake.clear()
+            if self._clock.now() - last_beat >= self._heartbeat:
+                last_beat = self._clock.now()
+                await self._beat(last_beat)
             claimed = await self._claim()
             # Idle only if nothing was recorded while claiming (a listener sets the wake flag).
             if not claimed and not self._running and not self._wake.is_set():
                 self._idle.set()
-            if self._clock.now() - last_sweep > self._stale_after:
-                last_sweep = self._clock.now()
-                await self._inbox.release_stale(now=last_sweep, older_than=self._stale_after)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._poll_interval_s)
+
+    async def _beat(self, now: datetime) -> None:
+        """Say this instance still works on its items; resume those of silent (crashed) ones."""
+        try:
+            if self._running:
+                await self._inbox.heartbeat(owner=self._owner, now=now)
+            released = await self._inbox.release_stale(now=now, older_than=self._stale_after)
+        except Exception:
+            logger.exception("inbox heartbeat failed; retrying")
+            return
+        if released:
+            logger.warning("resumed items of a silent worker", extra={"items": released})
 
     async def _claim(self) -> int:
         free = self._concurrency - len(self._running)
@@ -168,7 +204,7 @@ class Worker:
             return 0
         await self._arrivals.settled(ACKS_FIRST_S)
         try:
-            items = await self._inbox.claim(now=self._clock.now(), limit=free)
+            items = await self._inbox.claim(now=self._clock.now(), limit=free, owner=self._owner)
         except Exception:
             logger.exception("claiming from the inbox failed; retrying")
             return 0

@@ -8,6 +8,7 @@ pending or running are failed at start-up (`fail_orphans`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 from bot.render.commands import notice
 from bot.render.message import SlackMessage
@@ -117,10 +118,13 @@ class ScoringService:
         await self._scores.update(failed)
         await self._view.show(failed, await self._cases.get(score.case_id))
 
-    async def fail_orphans(self) -> int:
-        """Fail the scorings a crash left pending or running (at start-up, before the worker)."""
+    async def fail_orphans(self, *, spare: Collection[str] = ()) -> int:
+        """Fail the scorings a crash left pending or running (at start-up, before the worker).
+
+        ``spare``: those another live instance (a replica) is running right now.
+        """
         failed = await self._scores.fail_orphans(
-            reason=ORPHANED_REASON, now_us=to_us(self._clock.now())
+            reason=ORPHANED_REASON, now_us=to_us(self._clock.now()), spare=spare
         )
         if failed:
             logger.info("failed scorings left running by a restart", extra={"scorings": failed})

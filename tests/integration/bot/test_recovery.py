@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 from sqlalchemy import select
 
-from domain.records import InboxStatus
+from bot.work import ScoreRunWork, to_item
+from domain.base import utc_now
+from domain.records import InboxStatus, ScoringStatus, SessionScore
 from storage.tables import InboxRow
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer, delayed
@@ -15,6 +20,7 @@ from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, MENTION, BotHarness, eventually, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
+from tests.integration.storage.builders import new_case
 
 
 async def crash(harness: BotHarness) -> None:
@@ -87,6 +93,75 @@ async def test_shutdown_lets_a_running_turn_finish_within_the_grace_period(
     texts = [text_of(m) for m in harness.bot_messages(thread_ts)]
     assert any("Finished before shutdown." in t for t in texts)
     assert not any("Looking at this" in t for t in texts)
+
+
+async def test_a_replica_starting_on_the_same_database_leaves_a_running_turn_alone(
+    slack: FakeSlack, llm: FakeLLMServer, knowledge: FakeKnowledge, tmp_path: Path
+) -> None:
+    shared = {"FM_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"}
+    first = await BotHarness.start(slack, llm, tmp_path / "a", knowledge=knowledge, env=shared)
+    second: BotHarness | None = None
+    try:
+        thread_ts = await first.mention("db-1 is down", statement_reply())
+        await first.reply(
+            thread_ts,
+            "any news?",
+            replace(chat_reply("Answered once."), delay_s=1.5),
+            settle=False,
+        )
+        await eventually(lambda: len(llm.requests) == 2)  # the model is on the second turn
+        second = await BotHarness.start(slack, llm, tmp_path / "b", knowledge=knowledge, env=shared)
+        await first.settle(expect=0)
+        await asyncio.sleep(0.5)  # the replica's worker has had its rounds
+        statuses = await inbox_statuses(second)
+    finally:
+        await first.stop()
+        if second is not None:
+            await second.stop()
+
+    texts = [text_of(m) for m in first.bot_messages(thread_ts)]
+    assert sum("Answered once." in t for t in texts) == 1
+    assert len(llm.requests) == 2, "the replica did not take the turn again"
+    assert statuses == [InboxStatus.DONE.value] * 2
+
+
+async def test_a_scoring_a_live_replica_is_running_survives_another_ones_start(
+    slack: FakeSlack, llm: FakeLLMServer, knowledge: FakeKnowledge, tmp_path: Path
+) -> None:
+    shared = {"FM_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"}
+    first = await BotHarness.start(slack, llm, tmp_path / "a", knowledge=knowledge, env=shared)
+    repos = first.runtime.repositories
+    judged, stuck = [
+        await repos.scores.create(_scoring((await repos.cases.add(new_case(thread_ts=ts))).case_id))
+        for ts in ("1.1", "1.2")
+    ]
+    # The replica judging `judged` right now: its run item is held and its heartbeat is recent.
+    run = ScoreRunWork(team_id="T1", score_id=judged.score_id)
+    soon = utc_now() + timedelta(minutes=1)
+    await repos.inbox.enqueue(
+        to_item(run, dedup_key="run-1", team_id="T1", case_key=None, available_at=soon)
+    )
+    assert await repos.inbox.claim(now=soon, owner="other-host:/data")
+    await first.stop()
+
+    second = await BotHarness.start(slack, llm, tmp_path / "b", knowledge=knowledge, env=shared)
+    try:
+        scores = second.runtime.repositories.scores
+        assert (await scores.get(judged.score_id)).status is ScoringStatus.PENDING
+        assert (await scores.get(stuck.score_id)).status is ScoringStatus.FAILED
+    finally:
+        await second.stop()
+
+
+def _scoring(case_id: str) -> SessionScore:
+    return SessionScore(
+        score_id=str(uuid.uuid4()),
+        case_id=case_id,
+        prompt_hash="0" * 64,
+        score_triggered_by="U_OPENER",
+        scored_at_us=1,
+        started_at_us=1,
+    )
 
 
 async def test_fifty_cases_opened_at_once_are_all_answered(

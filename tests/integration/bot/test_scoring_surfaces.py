@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
+from bot.composition import instance_name
 from domain.records import ScoringStatus
 from domain.scoring.lifecycle import ORPHANED_REASON
 from storage.tables import InboxRow, ScoreRow
@@ -153,7 +154,11 @@ async def test_a_scoring_left_running_by_a_crash_is_failed_at_start_up_and_says_
             await connection.execute(
                 update(InboxRow)
                 .where(InboxRow.dedup_key == f"score:{score.score_id}")
-                .values(status="processing", locked_at=datetime.now(UTC) - timedelta(seconds=5))
+                .values(
+                    status="processing",
+                    locked_at=datetime.now(UTC) - timedelta(seconds=5),
+                    locked_by=instance_name(first.runtime.settings),
+                )
             )
     finally:
         await first.stop()

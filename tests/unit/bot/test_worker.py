@@ -58,14 +58,18 @@ def make(
     recorder: Recorder,
     concurrency: int = 4,
     arrivals: Arrivals | None = None,
+    owner: str = "host-1:/data",
+    clock: FakeClock | None = None,
 ) -> Worker:
     return Worker(
         inbox=inbox,
         handle=recorder.handle,
         report=recorder.report,
-        clock=FakeClock(),
+        clock=clock or FakeClock(),
+        owner=owner,
         concurrency=concurrency,
         poll_interval_s=0.05,
+        heartbeat_s=0.0,  # every round, so the tests need not wait for it
         arrivals=arrivals,
     )
 
@@ -181,7 +185,53 @@ async def test_stopping_drains_running_items_within_the_grace_period(
     await worker.stop(grace_s=grace)
 
     status = inbox.statuses()["m1"]
-    assert status is (InboxStatus.DONE if finished else InboxStatus.PROCESSING)
+    assert status is (InboxStatus.DONE if finished else InboxStatus.PENDING), (
+        "what was cut short goes back to the queue for any instance to take"
+    )
+
+
+async def test_starting_a_replica_leaves_the_other_ones_running_work_alone() -> None:
+    gate = asyncio.Event()
+    inbox, first, second, clock = MemoryInbox(), Recorder(gate=gate), Recorder(), FakeClock()
+    running = make(inbox, first, owner="host-1:/data", clock=clock)
+    await record(inbox, running, item("m1"))
+    await running.start()
+    await asyncio.sleep(0.1)
+
+    clock.advance(minutes=30)  # a long turn: its holder's heartbeat keeps it its own
+    await asyncio.sleep(0.1)
+    replica = make(inbox, second, owner="host-2:/data", clock=clock)
+    resumed = await replica.start()
+    await asyncio.sleep(0.2)
+
+    assert resumed == 0
+    assert [i.dedup_key for i in await replica.held_elsewhere()] == ["m1"]
+    assert second.handled == []
+    gate.set()
+    await running.wait_idle(5)
+    await asyncio.gather(running.stop(), replica.stop())
+    assert first.handled == [("m1", [])]
+    assert inbox.statuses() == {"m1": InboxStatus.DONE}
+
+
+async def test_a_silent_replicas_work_is_resumed_by_another() -> None:
+    inbox, recorder, clock = MemoryInbox(), Recorder(gate=asyncio.Event()), FakeClock()
+    crashed = make(inbox, recorder, owner="host-1:/data", clock=clock)
+    await record(inbox, crashed, item("m1"))
+    await crashed.start()
+    await asyncio.sleep(0.1)
+    await crashed.abort()
+
+    done = Recorder()
+    survivor = make(inbox, done, owner="host-2:/data", clock=clock)
+    assert await survivor.start() == 0, "silent for a moment only: it may still be working"
+    assert inbox.statuses() == {"m1": InboxStatus.PROCESSING}
+    clock.advance(minutes=3)
+    await survivor.wait_idle(5)
+    await survivor.stop()
+
+    assert done.handled == [("m1", [])]
+    assert inbox.statuses() == {"m1": InboxStatus.DONE}
 
 
 async def test_nothing_new_starts_while_slack_waits_for_an_acknowledgement() -> None:
