@@ -112,6 +112,10 @@ class ConsoleSurface:
         """Read a local file given by path."""
         return await asyncio.to_thread(_read_local, Path(url.removeprefix("file://")), limit)
 
+    async def file_info(self, *, file_id: str) -> SlackFileRef | None:
+        """Files given by path are described in full already."""
+        return None
+
     async def permalink(self, *, channel: str, ts: str) -> str | None:
         """The terminal has no links."""
         return None

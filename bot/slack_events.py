@@ -88,21 +88,27 @@ def strip_mention(text: str, bot_user_id: str | None) -> str:
 
 
 def files_of(message: Json) -> list[SlackFileRef]:
-    """Files shared with a message (only what Slack described; nothing downloaded)."""
-    found = []
-    for file in message.get("files") or []:
-        if not isinstance(file, dict) or not file.get("id"):
-            continue
-        found.append(
-            SlackFileRef(
-                file_id=str(file["id"]),
-                name=str(file.get("name") or file.get("title") or file["id"]),
-                size=int(file.get("size") or 0),
-                mimetype=str(file.get("mimetype") or "application/octet-stream"),
-                download_url=file.get("url_private_download") or file.get("url_private"),
-            )
-        )
-    return found
+    """Files shared with a message (only what Slack described; nothing downloaded).
+
+    A Slack Connect channel's event may only name a file (``"file_access": "check_file_info"``):
+    its ref has no download link, and the upload service asks `files.info` for the rest.
+    """
+    return [
+        file_ref(file)
+        for file in message.get("files") or []
+        if isinstance(file, dict) and file.get("id")
+    ]
+
+
+def file_ref(file: Json) -> SlackFileRef:
+    """A Slack `file` object (from an event or `files.info`) as a file ref."""
+    return SlackFileRef(
+        file_id=str(file["id"]),
+        name=str(file.get("name") or file.get("title") or file["id"]),
+        size=int(file.get("size") or 0),
+        mimetype=str(file.get("mimetype") or "application/octet-stream"),
+        download_url=file.get("url_private_download") or file.get("url_private"),
+    )
 
 
 def parse_click(body: Json) -> tuple[ClickWork, str]:

@@ -14,6 +14,8 @@ from slack_sdk.webhook.async_client import AsyncWebhookClient
 from bot.errors import DownloadRefusedError
 from bot.render.limits import VIEW_MAX_BLOCKS, RenderError, check_blocks, ensure_valid
 from bot.render.message import SlackMessage
+from bot.slack_events import file_ref
+from bot.work import SlackFileRef
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +111,19 @@ class SlackSurface:
                     "is the app allowed to read files (files:read)?"
                 )
             return await _read_capped(response, limit)
+
+    async def file_info(self, *, file_id: str) -> SlackFileRef | None:
+        """files.info: what a Slack Connect event leaves out (name, size, download link)."""
+        try:
+            response = await self._client.files_info(file=file_id)
+        except SlackApiError as error:
+            logger.warning(
+                "files.info refused",
+                extra={"file_id": file_id, "error": error.response.get("error")},
+            )
+            return None
+        file = response.get("file")
+        return file_ref(file) if isinstance(file, dict) and file.get("id") else None
 
     async def permalink(self, *, channel: str, ts: str) -> str | None:
         """chat.getPermalink (cached; None if Slack cannot make one)."""

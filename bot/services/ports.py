@@ -7,6 +7,7 @@ from typing import Protocol
 from slack_sdk.models.views import View
 
 from bot.render.message import SlackMessage
+from bot.work import SlackFileRef
 
 
 class ChatSurface(Protocol):
@@ -44,6 +45,10 @@ class ChatSurface(Protocol):
 
     async def download(self, *, url: str, limit: int) -> bytes:
         """A shared file's bytes (DownloadRefusedError if it is not a file we may fetch)."""
+        ...
+
+    async def file_info(self, *, file_id: str) -> SlackFileRef | None:
+        """The full description of a file a message only named; None if there is none."""
         ...
 
     async def permalink(self, *, channel: str, ts: str) -> str | None:

@@ -81,6 +81,8 @@ class UploadService:
         if earlier is not None:
             # A resumed turn: the file was read before the restart.
             return _input(earlier) if earlier.status is FileStatus.INGESTED else None
+        if ref.download_url is None:  # only named (Slack Connect): ask Slack for the rest
+            ref = await self._presenter.surface.file_info(file_id=ref.file_id) or ref
         record = StoredFile(
             file_id=file_id,
             case_id=case.case_id,

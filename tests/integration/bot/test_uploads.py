@@ -158,6 +158,38 @@ async def test_instructions_inside_a_log_change_nothing(bot: BotHarness, slack: 
     assert "ignore previous instructions" in prompt
 
 
+async def test_a_file_a_slack_connect_event_only_names_is_described_then_read(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("ssh logins failing on LabSZ", statement_reply())
+    hosted = slack.add_file("auth.log", "".join(OPENSSH.log_path.read_text().splitlines(True)[:40]))
+    # What an event from a Slack Connect channel carries: the id, and "ask files.info".
+    named = {"id": hosted["id"], "mode": "file_access", "file_access": "check_file_info"}
+
+    await bot.reply(thread_ts, "their log", chat_reply("Read it."), files=[named])
+
+    summary = text_of(bot.bot_messages(thread_ts)[-2])
+    assert "Read `auth.log`" in summary
+    assert "40 lines" in summary
+    assert [c["file"] for c in slack.calls_to("files.info")] == [hosted["id"]]
+    assert [d["authorized"] for d in slack.calls_to("file_download")] == [True]
+
+
+async def test_a_named_file_slack_will_not_describe_is_refused_with_a_reason(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("ssh logins failing on LabSZ", statement_reply())
+    named = {"id": "F0GONE", "mode": "file_access", "file_access": "check_file_info"}
+
+    await bot.reply(thread_ts, "their log", chat_reply("Noted."), files=[named])
+
+    refusal = text_of(bot.bot_messages(thread_ts)[-2])
+    assert "didn't read `F0GONE`" in refusal
+    assert "no download link" in refusal
+    assert slack.calls_to("files.info", ok=False)
+    assert slack.calls_to("file_download") == []
+
+
 async def test_a_file_over_the_limit_is_refused_without_downloading_it(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
