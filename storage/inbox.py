@@ -83,18 +83,21 @@ class SqlInboxRepository:
         """
         if limit <= 0:
             return []
-        claimed: list[InboxItem] = []
         async with writing(self._sessions) as session:
             candidates = [_item(row) for row in await session.scalars(_claimable(now, limit))]
-            for item in candidates:
-                if await _mark_processing(session, item, now, owner):
-                    changes = {
-                        "status": InboxStatus.PROCESSING,
-                        "attempts": item.attempts + 1,
-                        "locked_by": owner,
-                    }
-                    claimed.append(item.model_copy(update=changes))
-        return claimed
+            taken = await _mark_processing(session, candidates, now, owner)
+            if taken is None:  # refused as a whole: item by item, each gets what it can
+                taken = {
+                    item.item_id
+                    for item in candidates
+                    if await _mark_processing(session, [item], now, owner)
+                }
+        changes = {"status": InboxStatus.PROCESSING, "locked_by": owner}
+        return [
+            item.model_copy(update={**changes, "attempts": item.attempts + 1})
+            for item in candidates
+            if item.item_id in taken
+        ]
 
     async def heartbeat(self, *, owner: str, now: datetime) -> int:
         """``owner`` is still working on its items: their lock time becomes ``now``."""
@@ -196,12 +199,18 @@ def _claimable(now: datetime, limit: int) -> Select[InboxRow]:
 
 
 async def _mark_processing(
-    session: AsyncSession, item: InboxItem, now: datetime, owner: str | None
-) -> bool:
-    """Mark one item processing by ``owner``; False if another worker got it or its key first."""
+    session: AsyncSession, items: list[InboxItem], now: datetime, owner: str | None
+) -> set[int | None] | None:
+    """Mark items processing by ``owner`` in one statement; the ids it got.
+
+    None if the one-processing-per-key index refused the statement: another replica claimed an
+    item of one of these keys meanwhile (PostgreSQL). A savepoint keeps the transaction usable.
+    """
+    if not items:
+        return set()
     statement = (
         update(InboxRow)
-        .where(InboxRow.item_id == item.item_id, InboxRow.status == PENDING)
+        .where(InboxRow.item_id.in_([i.item_id for i in items]), InboxRow.status == PENDING)
         .values(
             status=PROCESSING,
             attempts=InboxRow.attempts + 1,
@@ -209,14 +218,16 @@ async def _mark_processing(
             locked_by=owner,
             updated_at=now,
         )
+        .returning(InboxRow.item_id)
     )
     try:
-        # A savepoint, so a refusal by the one-processing-per-key index spares the others.
         async with session.begin_nested():
-            matched = await affected(session, statement)
+            result = await session.execute(
+                statement, execution_options={"synchronize_session": False}
+            )
+            return set(result.scalars())
     except IntegrityError:
-        return False
-    return matched == 1
+        return None
 
 
 async def _settle(future: asyncio.Future[bool], outcome: Any) -> None:

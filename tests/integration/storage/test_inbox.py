@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.records import InboxItem, InboxStatus
 from storage import Repositories
+from storage import inbox as inbox_module
 from storage.tables import InboxRow
 from tests.integration.storage.builders import at
 
@@ -215,6 +216,22 @@ async def test_completed_items_are_never_claimed_again(
 
     assert await repos.inbox.claim(now=at(100)) == []
     assert await _statuses(sessions) == {"a1": "done"}
+
+
+async def test_a_claim_refused_by_the_one_per_key_index_still_takes_what_it_can(
+    repos: Repositories, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As if another replica had claimed "a1" between this one's choice and its update.
+    await repos.inbox.enqueue(item("a1", case_key="A"))
+    await repos.inbox.enqueue(item("a2", case_key="A", minute=1))
+    await repos.inbox.enqueue(item("b1", case_key="B", minute=2))
+    everything = select(InboxRow).where(InboxRow.status == "pending").order_by(InboxRow.item_id)
+    monkeypatch.setattr(inbox_module, "_claimable", lambda now, limit: everything)
+
+    claimed = await repos.inbox.claim(now=at(10), owner="host-1:/data")
+
+    assert [i.dedup_key for i in claimed] == ["a1", "b1"]
+    assert {i.locked_by for i in claimed} == {"host-1:/data"}
 
 
 async def test_concurrent_claims_never_share_an_item_or_a_case_key(repos: Repositories) -> None:
