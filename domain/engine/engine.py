@@ -7,6 +7,7 @@ unchanged; a model that is absent or unreachable gives a deterministic no-LLM tu
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -84,6 +85,7 @@ class TurnEngine:
         self._knowledge = knowledge
         self._clock = clock
         self._settings = settings or RetrievalSettings()
+        self._retrieving = asyncio.Semaphore(self._settings.turns_at_once)
 
     async def take_turn(self, *, case: Case, turn: TurnInput) -> TurnResult:
         """Process what the people did since the last turn."""
@@ -183,7 +185,8 @@ class TurnEngine:
         work.decided = typed_decision(ctx)
         work.documents = await self._after_answer(ctx, work.decided)
         work.query = turn_query(ctx)
-        work.excerpts = await retrieve(ctx, self._knowledge, self._settings)
+        async with self._retrieving:
+            work.excerpts = await retrieve(ctx, self._knowledge, self._settings)
         return work
 
     async def _ask(self, prompt: RenderedPrompt, case_id: str) -> EngineReply:

@@ -28,6 +28,13 @@ class RetrievalSettings:
     case_excerpts: int = 6
     knowledge_excerpts: int = 3
     history_for_retrieval: int = 6
+    turns_at_once: int = 4
+    """Turns retrieving at the same time; the others wait their turn, first come first served.
+
+    Retrieval is a turn's heaviest work on the event loop: when fifty cases open at once, letting
+    all fifty search together makes every one of them wait for all the others' searches before
+    its model call goes out; a few at a time sends the first model calls out at once.
+    """
 
 
 def turn_query(ctx: TurnContext) -> str:
