@@ -2,7 +2,8 @@
 
 Prints acknowledgement p50/p99 (target p99 < 100 ms), time to placeholder p50/p99 (target
 p99 < 1.5 s) and the bot's own time per turn, excluding the model (target p50 < 150 ms): under
-the burst (queueing included) and for turns taken one at a time.
+the burst (queueing included, and how much of it came before the model was asked) and for turns
+taken one at a time.
 
 The bot runs as shipped, `fm run --http`, in its own process (SQLite, the litellm gateway, the
 embedding model and LanceDB); this process plays Slack and the model over real HTTP: FakeSlack,
@@ -79,10 +80,14 @@ class TimedModel(FakeLLMServer):
         super().__init__()
         self.held: dict[int, float] = {}
         """Subject number ("service N is down") → seconds the model took for it, summed."""
+        self.asked: dict[int, float] = {}
+        """Subject number → when the model was first asked about it."""
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         received = time.perf_counter()
         subjects = {int(n) for n in SUBJECT.findall(await request.text())}
+        for subject in subjects:
+            self.asked.setdefault(subject, received)
         try:
             return await super()._handle(request)
         finally:
@@ -197,11 +202,15 @@ async def measure(driver: Driver) -> None:
         slack.replied[ts] - started - held[n]
         for n, ts, (started, _) in zip(subjects, threads, sent, strict=True)
     ]
+    to_model = [
+        driver.model.asked[n] - started for n, (started, _) in zip(subjects, sent, strict=True)
+    ]
     print(f"{THREADS} threads at once, model {MODEL_SECONDS:.0f} s per reply: ", end="")
     print(f"all answered in {wall:.1f} s")
     report("acknowledgement", [ack for _, ack in sent], "target p99 < 100 ms")
     report("time to placeholder", to_placeholder, "target p99 < 1500 ms")
     report("bot overhead per turn (no model)", overhead, "target p50 < 150 ms")
+    report("  of which before the model call", to_model, "opening, retrieval, prompt")
     await driver.quiet()
 
 
