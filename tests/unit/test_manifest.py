@@ -63,6 +63,8 @@ METHOD_SCOPES: dict[str, str | None] = {
     "views_publish": None,
     "views_open": None,
     "files_upload_v2": "files:write",
+    # The rest of a file a Slack Connect event only names.
+    "files_info": "files:read",
     # Used when FM_CONFIRMERS_USERGROUP names the group whose members answer confirmations.
     "usergroups_users_list": "usergroups:read",
     # The workspace an alert belongs to (alerts arrive from outside Slack).
