@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
 import pytest
 
 from domain.confirmations import (
@@ -15,13 +11,11 @@ from domain.confirmations import (
     SolutionAppliedPayload,
     StatusChangePayload,
 )
-from domain.engine.engine import TurnEngine
-from domain.engine.retrieval import RetrievalSettings
 from domain.engine.view import ReplyKind
 from domain.errors import NotAllowedToAnswerError, NotFoundError
 from domain.evidence import EvidenceForm, EvidenceSourceType
 from domain.evidence_requests import EvidenceStatus
-from domain.knowledge import KnowledgeBaseKind, KnowledgeResult
+from domain.knowledge import KnowledgeBaseKind
 from domain.llm import (
     LLMRateLimitedError,
     LLMReplyInvalidError,
@@ -30,9 +24,6 @@ from domain.llm import (
 )
 from domain.proposals import propose
 from domain.status import CaseStatus
-from tests.fakes.clock import FakeClock
-from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm import ScriptedLLM
 from tests.unit.domain.builders import (
     NOW,
     OPENER,
@@ -506,46 +497,3 @@ async def test_disputed_or_uncertain_refutations_keep_the_hypothesis() -> None:
     (card,) = unsure.reply.evidence_requests
     assert card.label == "Re-verify the contradictory data"
     assert unsure.case.hypotheses[hypothesis.hypothesis_id].status is HypothesisStatus.ACTIVE
-
-
-@dataclass
-class GatedKnowledge(FakeKnowledge):
-    """Global searches wait for the gate; remembers their order and how many ran at once."""
-
-    gate: asyncio.Event = field(default_factory=asyncio.Event)
-    searched: list[str] = field(default_factory=list)
-    searching: int = 0
-    most_at_once: int = 0
-
-    async def search_global(
-        self, *, team_id: str, query: str, conversation: Sequence[str] = (), limit: int = 5
-    ) -> KnowledgeResult:
-        self.searched.append(query)
-        self.searching += 1
-        self.most_at_once = max(self.most_at_once, self.searching)
-        try:
-            await self.gate.wait()
-            return await super().search_global(team_id=team_id, query=query, limit=limit)
-        finally:
-            self.searching -= 1
-
-
-async def test_a_burst_of_turns_retrieves_a_few_at_a_time_first_come_first_served() -> None:
-    knowledge, llm = GatedKnowledge(), ScriptedLLM()
-    llm.then(*(consulting("Looking.") for _ in range(10)))
-    engine = TurnEngine(llm=llm, knowledge=knowledge, clock=FakeClock())
-    subjects = [f"service {n} is down" for n in range(10)]
-    turns = [
-        asyncio.create_task(
-            engine.take_turn(case=new_case(thread_ts=f"1.{n}"), turn=inputs(said(subject)))
-        )
-        for n, subject in enumerate(subjects)
-    ]
-    await asyncio.sleep(0.05)
-
-    assert knowledge.searching == RetrievalSettings().turns_at_once == 4
-    knowledge.gate.set()
-    await asyncio.gather(*turns)
-    assert knowledge.most_at_once == 4
-    assert knowledge.searched == subjects
-    assert len(llm.calls) == 10
