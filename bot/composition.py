@@ -58,7 +58,6 @@ from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
 from bot.slack_surface import SlackSurface
-from bot.work import ScoreRunWork, WorkKind, payload_as
 from bot.worker import Arrivals, Worker
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
@@ -132,16 +131,8 @@ class Runtime:
     """Resources released last (the workflow index's LanceDB connection)."""
 
     async def start(self) -> None:
-        """Fail scorings a crash left running, then process the inbox (resuming unfinished work).
-
-        Scorings a live replica is judging right now are not orphans.
-        """
-        judging = [
-            payload_as(item, ScoreRunWork).score_id
-            for item in await self.worker.held_elsewhere()
-            if item.kind == WorkKind.SCORE_RUN
-        ]
-        await self.services.scoring.fail_orphans(spare=judging)
+        """Fail scorings a crash left running, then process the inbox (resuming unfinished work)."""
+        await self.services.scoring.fail_orphans(elsewhere=await self.worker.held_elsewhere())
         await self.worker.start()
 
     async def close(self, *, grace_s: float = 10.0) -> None:

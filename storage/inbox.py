@@ -6,7 +6,7 @@ import asyncio
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, exists, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
@@ -101,11 +101,7 @@ class SqlInboxRepository:
 
     async def heartbeat(self, *, owner: str, now: datetime) -> int:
         """``owner`` is still working on its items: their lock time becomes ``now``."""
-        statement = (
-            update(InboxRow)
-            .where(InboxRow.status == PROCESSING, InboxRow.locked_by == owner)
-            .values(locked_at=now)
-        )
+        statement = update(InboxRow).where(*_held_by(owner)).values(locked_at=now)
         async with writing(self._sessions) as session:
             return await affected(session, statement)
 
@@ -113,7 +109,7 @@ class SqlInboxRepository:
         """Return ``owner``'s processing items to the queue (it stopped, or restarted)."""
         statement = (
             update(InboxRow)
-            .where(InboxRow.status == PROCESSING, InboxRow.locked_by == owner)
+            .where(*_held_by(owner))
             .values(status=PENDING, updated_at=now, **UNLOCKED)
         )
         async with writing(self._sessions) as session:
@@ -165,6 +161,11 @@ class SqlInboxRepository:
         async with writing(self._sessions) as session:
             if await affected(session, statement) != 1:
                 raise NotFoundError(f"no inbox item {item_id}")
+
+
+def _held_by(owner: str) -> tuple[ColumnElement[bool], ...]:
+    """The items ``owner`` is processing."""
+    return InboxRow.status == PROCESSING, InboxRow.locked_by == owner
 
 
 def _claimable(now: datetime, limit: int) -> Select[InboxRow]:

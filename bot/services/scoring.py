@@ -8,7 +8,7 @@ pending or running are failed at start-up (`fail_orphans`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Sequence
 
 from bot.render.commands import notice
 from bot.render.message import SlackMessage
@@ -24,11 +24,11 @@ from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.services.ports import ChatSurface
 from bot.services.scoring_view import SURFACE_ERRORS, ScoringThreadView, render
-from bot.work import ScoreRequestWork, ScoreRunWork
+from bot.work import ScoreRequestWork, ScoreRunWork, WorkKind, payload_as
 from domain.case import Case
 from domain.errors import NotFoundError
 from domain.ports import AuditRepository, Clock, ScoreRepository
-from domain.records import AuditEntry, ScoringStatus, SessionScore
+from domain.records import AuditEntry, InboxItem, ScoringStatus, SessionScore
 from domain.scoring.job import ScoringJob
 from domain.scoring.judge import current_criteria, is_current
 from domain.scoring.lifecycle import ORPHANED_REASON, fail, to_us
@@ -118,13 +118,19 @@ class ScoringService:
         await self._scores.update(failed)
         await self._view.show(failed, await self._cases.get(score.case_id))
 
-    async def fail_orphans(self, *, spare: Collection[str] = ()) -> int:
+    async def fail_orphans(self, *, elsewhere: Sequence[InboxItem] = ()) -> int:
         """Fail the scorings a crash left pending or running (at start-up, before the worker).
 
-        ``spare``: those another live instance (a replica) is running right now.
+        ``elsewhere``: the work other live instances (replicas) hold; scorings they are judging
+        right now are not orphans.
         """
+        judging = [
+            payload_as(item, ScoreRunWork).score_id
+            for item in elsewhere
+            if item.kind == WorkKind.SCORE_RUN
+        ]
         failed = await self._scores.fail_orphans(
-            reason=ORPHANED_REASON, now_us=to_us(self._clock.now()), spare=spare
+            reason=ORPHANED_REASON, now_us=to_us(self._clock.now()), spare=judging
         )
         if failed:
             logger.info("failed scorings left running by a restart", extra={"scorings": failed})
