@@ -100,7 +100,8 @@ class SentenceTransformerEmbedder:
         """Vectors in batches on a worker thread, so searches keep running meanwhile.
 
         A few texts (a search query) share one model call with the other small requests made
-        while the model was busy: fifty cases searching at once cost one forward pass, not fifty.
+        while the model was busy: cases searching at the same time share forward passes, and a
+        query asked by several searches of one turn is encoded once.
         """
         if 0 < len(texts) <= SMALL_REQUEST:
             vectors = await self._coalescer().embed(texts)
