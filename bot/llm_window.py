@@ -15,6 +15,8 @@ logger = logging.getLogger(__name__)
 
 TRIM_MARK = "\n…[trimmed to fit the model's context window]…\n"
 MIN_KEEP_CHARS = 200
+MESSAGE_OVERHEAD_TOKENS = 16
+"""More than any tokenizer adds per message (role, separators, start and end markers)."""
 
 Message = dict[str, str]
 TokenCounter = Callable[[list[Message]], int]
@@ -33,7 +35,7 @@ def context_window(litellm: Any, model: str, default: int) -> int:
 def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounter) -> list[Message]:
     """Messages that fit ``budget`` tokens, keeping the first and the last."""
     fitted = [dict(m) for m in messages]
-    if len(fitted) < 2 or count(fitted) <= budget:
+    if len(fitted) < 2 or most_tokens(fitted) <= budget or count(fitted) <= budget:
         return fitted
     head, middle, tail = fitted[:1], fitted[1:-1], fitted[-1:]
     while middle and count(head + middle + tail) > budget:
@@ -46,6 +48,17 @@ def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounte
         fitted[-1] = _shorten(fitted[-1], excess)
     logger.warning("prompt still exceeds the context window", extra={"budget": budget})
     return fitted
+
+
+def most_tokens(messages: Sequence[Message]) -> int:
+    """More tokens than ``messages`` can take: a token is at least one byte of its text.
+
+    Prompts usually fit many times over, and this costs nothing, where counting costs a
+    tokenizer pass over the whole prompt.
+    """
+    return sum(
+        len(m["content"].encode()) + len(m["role"]) + MESSAGE_OVERHEAD_TOKENS for m in messages
+    )
 
 
 def _shorten(message: Message, excess_tokens: int) -> Message:

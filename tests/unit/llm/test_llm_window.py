@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.llm_window import TRIM_MARK, context_window, fit_messages
+from bot.llm_window import TRIM_MARK, context_window, fit_messages, most_tokens
 
 
 class FakeLitellm:
@@ -44,6 +44,34 @@ def test_messages_that_fit_are_sent_unchanged() -> None:
     messages = [{"role": "system", "content": "a b"}, {"role": "user", "content": "c"}]
 
     assert fit_messages(messages, budget=10, count=words) == messages
+
+
+def test_a_prompt_far_under_the_window_is_not_counted() -> None:
+    messages = [{"role": "system", "content": "a b"}, {"role": "user", "content": "c"}]
+
+    def refuse(_: list[dict[str, str]]) -> int:
+        raise AssertionError("counted a prompt that fits by its size alone")
+
+    assert fit_messages(messages, budget=100, count=refuse) == messages
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-4o", "openai/gpt-3.5-turbo", "claude-3-5-sonnet"])
+def test_the_size_bound_is_never_below_the_real_count(model: str) -> None:
+    import litellm
+
+    sample = (
+        "081109 203615 148 INFO dfs.DataNode$PacketResponder: PacketResponder 1 for block "
+        "blk_38865049064139660 terminating\n"
+        'Ошибка соединения: таймаут 30 s — 接続エラー 🔥🔥 \t\t{"k": [1, 2, 3]}\n'
+    )
+    for repeat in (0, 1, 7, 40):
+        messages = [
+            {"role": "system", "content": "x" * repeat},
+            {"role": "user", "content": sample * repeat},
+            {"role": "assistant", "content": ""},
+        ]
+
+        assert most_tokens(messages) >= litellm.token_counter(model=model, messages=messages)
 
 
 def test_a_single_message_is_never_trimmed() -> None:
