@@ -58,6 +58,7 @@ from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
 from bot.slack_surface import SlackSurface
+from bot.startup import warm_up
 from bot.worker import Arrivals, Worker
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
@@ -210,16 +211,11 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     if isinstance(workflows.index, LanceWorkflowIndex):
         runtime.closers.append(workflows.index.close)
     if options.knowledge is None:
-        runtime.background.append(asyncio.create_task(_warm_up(settings), name="fm-warm-up"))
+        model_path = resolve_model_path(settings.embedding_model)
+        gateway = llm if isinstance(llm, LiteLLMGateway) else None
+        warming = warm_up(model_path, gateway, load_model=load_model)
+        runtime.background.append(asyncio.create_task(warming, name="fm-warm-up"))
     return runtime
-
-
-async def _warm_up(settings: Settings) -> None:
-    """Load the embedding model now (~10 s, once per process), not during the first turn."""
-    try:
-        await asyncio.to_thread(load_model, resolve_model_path(settings.embedding_model))
-    except (OSError, RuntimeError, ValueError):
-        logger.warning("the embedding model could not be loaded; run `fm doctor`", exc_info=True)
 
 
 def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LLMPort:

@@ -104,6 +104,10 @@ class LiteLLMGateway:
         """False in no-LLM mode (no model configured)."""
         return bool(self._config.model)
 
+    def load(self) -> None:
+        """Import litellm now (at start-up, on a worker thread), not during the first call."""
+        self._litellm()
+
     async def structured(
         self,
         *,

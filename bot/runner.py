@@ -7,7 +7,6 @@ cut short is resumed by the next start.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 import sys
@@ -82,7 +81,6 @@ async def serve(settings: Settings, *, http: bool, port: int, stop: asyncio.Even
     try:
         await runtime.start()
         server = await start_server(runtime, http=http, port=port)
-        freeze_startup_objects()
         print(f"FaultMaven is running ({_mode(server)}). Press Ctrl+C to stop.", flush=True)
         await stop.wait()
         print("Stopping: finishing the turns in progress…", flush=True)
@@ -141,16 +139,6 @@ def run_console(settings: Settings) -> int:
     except KeyboardInterrupt:
         print()
     return 0
-
-
-def freeze_startup_objects() -> None:
-    """Keep what start-up loaded (libraries, the embedding model) out of the collector's sight.
-
-    They live as long as the process; left in view, each full collection walks ~half a million
-    objects and stalls every case's turn for ~0.3 s, in the middle of a burst.
-    """
-    gc.collect()
-    gc.freeze()
 
 
 def _mode(server: Server) -> str:
