@@ -21,6 +21,8 @@ from storage.sqlite_inline import BUSY_TIMEOUT_MS, inline_creator
 
 WRITE_INTENT = "fm_write_intent"
 """Execution option marking a transaction that will write (SQLite: BEGIN IMMEDIATE)."""
+DURABLE = "fm_durable"
+"""Execution option marking a write that must be on disk when it commits (SQLite: fsync)."""
 
 _SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
@@ -107,14 +109,19 @@ async def writing(
 ) -> AsyncIterator[AsyncSession]:
     """A session inside one transaction that writes; committed on success, else rolled back.
 
-    ``urgent`` writes (recording what people sent) go before others waiting in this process.
+    ``urgent`` writes (recording what people sent) go before others waiting in this process, and
+    are on disk when they commit, since an acknowledgement follows them. With SQLite the others
+    are not synced one by one (``synchronous=NORMAL``): a power cut may take the last few of
+    them back, never one without those before it (the WAL is replayed in order up to the first
+    incomplete commit), and an urgent commit syncs everything before it too. What was taken
+    back is redone from the inbox, whose items it had not yet marked done.
     """
     # The writer's turn ends with the commit: closing the session afterwards waits for a turn
     # of the event loop (SQLAlchemy shields it in a task), and nobody need wait for that.
     async with sessions() as session, _one_writer(sessions, urgent), session.begin():
         # Declaring the intent up front lets SQLite take the write lock at BEGIN, so a
         # read-then-write transaction never fails to upgrade its lock under contention.
-        await session.connection(execution_options={WRITE_INTENT: True})
+        await session.connection(execution_options={WRITE_INTENT: True, DURABLE: urgent})
         yield session
 
 
@@ -170,5 +177,12 @@ def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
 
 
 def _on_begin(connection: Connection) -> None:
-    immediate = connection.get_execution_options().get(WRITE_INTENT, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    options = connection.get_execution_options()
+    if not options.get(WRITE_INTENT, False):
+        connection.exec_driver_sql("BEGIN")
+        return
+    # A write's fsync blocks the event loop (statements run inline): only those that must.
+    # SQLite refuses to change it inside a transaction, so it is set before each one.
+    level = "FULL" if options.get(DURABLE, False) else "NORMAL"
+    connection.exec_driver_sql(f"PRAGMA synchronous={level}")
+    connection.exec_driver_sql("BEGIN IMMEDIATE")

@@ -7,7 +7,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from storage.db import WRITE_INTENT, create_engine
+from storage.db import DURABLE, WRITE_INTENT, create_engine
 from storage.migrate import URL_ATTRIBUTE
 from storage.tables import Base
 
@@ -53,7 +53,7 @@ async def run_async_migrations() -> None:
     try:
         async with engine.connect() as connection:
             # SQLite: take the write lock at BEGIN, waiting (loop free) for any other writer.
-            writer = await connection.execution_options(**{WRITE_INTENT: True})
+            writer = await connection.execution_options(**{WRITE_INTENT: True, DURABLE: True})
             await writer.run_sync(do_run_migrations)
     finally:
         await engine.dispose()

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from domain.records import AuditEntry
 from storage import Repositories
-from storage.db import create_engine
+from storage.db import create_engine, make_session_factory, writing
 from storage.sqlite_inline import BUSY_TIMEOUT_MS
 from storage.tables import AuditRow
 
@@ -29,6 +29,22 @@ async def test_sqlite_connections_enforce_foreign_keys_and_use_wal(tmp_path: Pat
         await engine.dispose()
     assert pragmas == {"foreign_keys": 1, "journal_mode": "wal", "busy_timeout": BUSY_TIMEOUT_MS}
     assert (tmp_path / "new" / "dir" / "fm.db").is_file()
+
+
+async def test_only_writes_an_acknowledgement_follows_wait_for_the_disk(tmp_path: Path) -> None:
+    # Recording what people sent is synced at commit (FULL); the bot's own writes are not
+    # synced one by one (NORMAL), since each sync blocks the event loop.
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path}/fm.db")
+    sessions = make_session_factory(engine)
+    levels = []
+    try:
+        for urgent in (True, False, True):
+            async with writing(sessions, urgent=urgent) as session:
+                levels.append((await session.execute(text("PRAGMA synchronous"))).scalar())
+    finally:
+        await engine.dispose()
+    full, normal = 2, 1
+    assert levels == [full, normal, full]
 
 
 async def test_a_sqlite_transaction_rolls_back_whole(tmp_path: Path) -> None:
