@@ -24,6 +24,8 @@ WRITE_INTENT = "fm_write_intent"
 DURABLE = "fm_durable"
 """Execution option marking a write that must be on disk when it commits (SQLite: fsync)."""
 
+_SYNCHRONOUS = "fm_synchronous"
+"""Where a SQLite connection's ``info`` remembers its current ``synchronous`` level."""
 _SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
@@ -182,7 +184,10 @@ def _on_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
         return
     # A write's fsync blocks the event loop (statements run inline): only those that must.
-    # SQLite refuses to change it inside a transaction, so it is set before each one.
+    # SQLite refuses to change it inside a transaction, so it is set before one, when it differs
+    # from what this connection (``info`` lives as long as it) was last set to.
     level = "FULL" if options.get(DURABLE, False) else "NORMAL"
-    connection.exec_driver_sql(f"PRAGMA synchronous={level}")
+    if connection.info.get(_SYNCHRONOUS) != level:
+        connection.exec_driver_sql(f"PRAGMA synchronous={level}")
+        connection.info[_SYNCHRONOUS] = level
     connection.exec_driver_sql("BEGIN IMMEDIATE")
