@@ -232,7 +232,8 @@ class TurnEngine:
         lines = [no_llm_text(unreachable=unreachable)]
         if work.decided:
             lines.append(decision_note(work.decided))
-        lines.extend(no_llm_turn(ctx, work.excerpts, consumed=consumed))
+        answer, quoted = no_llm_turn(ctx, work.excerpts, consumed=consumed)
+        lines.extend(answer)
         record_turn(
             ctx.case,
             before,
@@ -243,7 +244,7 @@ class TurnEngine:
         return work.result(
             ReplyKind.NO_LLM,
             "\n".join(lines),
-            citations=[c.citation for c in work.excerpts],
+            citations=[c.citation for c in quoted],
             debug=DebugInfo(llm_outcome="unavailable" if unreachable else "disabled"),
         )
 

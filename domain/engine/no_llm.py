@@ -10,7 +10,7 @@ from domain.engine.context import TurnContext
 from domain.engine.inputs import InputFile
 from domain.engine.intents import StatusIntent, parse_status_intent
 from domain.engine.schemas import StatusChangeRequest
-from domain.knowledge import RetrievedChunk
+from domain.knowledge import KnowledgeBaseKind, RetrievedChunk
 from domain.status import CaseStatus
 
 MAX_EXCERPTS_SHOWN = 3
@@ -30,23 +30,35 @@ def no_llm_text(*, unreachable: bool) -> str:
 
 def no_llm_turn(
     ctx: TurnContext, excerpts: Sequence[RetrievedChunk], *, consumed: Collection[str] = ()
-) -> list[str]:
-    """Apply the turn deterministically; return the lines of the answer (after the opening)."""
+) -> tuple[list[str], list[RetrievedChunk]]:
+    """Apply the turn deterministically: the answer's lines (after the opening), and the
+    excerpts it quotes (its sources are these, not everything retrieved)."""
     last = ctx.turn.messages[-1] if ctx.turn.messages else None
     intent = parse_status_intent(last.text) if last and last.ts not in consumed else None
     if intent is not None:
         propose_intent(ctx, intent)
-        return []
+        return [], []
     lines: list[str] = []
     recorded = record_inputs(ctx, consumed=consumed)
     if recorded:
         lines.append(f"Recorded {recorded} piece(s) of evidence.")
-    if excerpts:
-        lines.append("What the knowledge base has on this:")
-    for chunk in excerpts[:MAX_EXCERPTS_SHOWN]:
+    shown = list(excerpts[:MAX_EXCERPTS_SHOWN])
+    if shown:
+        lines.append(_heading(shown))
+    for chunk in shown:
         text = " ".join(chunk.text.split())[:EXCERPT_CHARS]
         lines.append(f"> {text}\n— _{chunk.citation.label()}_")
-    return lines
+    return lines, shown
+
+
+def _heading(shown: Sequence[RetrievedChunk]) -> str:
+    """Where the quotes come from: the case's own files, the knowledge bases, or both."""
+    from_case = {chunk.citation.kb is KnowledgeBaseKind.CASE for chunk in shown}
+    if from_case == {True}:
+        return "What this case's files show on this:"
+    if from_case == {False}:
+        return "What the knowledge base has on this:"
+    return "What this case's files and the knowledge base have on this:"
 
 
 def propose_intent(ctx: TurnContext, intent: StatusIntent) -> None:

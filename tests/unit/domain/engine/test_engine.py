@@ -13,7 +13,7 @@ from domain.confirmations import (
 )
 from domain.engine.view import ReplyKind
 from domain.errors import NotAllowedToAnswerError, NotFoundError
-from domain.evidence import EvidenceForm, EvidenceSourceType
+from domain.evidence import EvidenceSourceType
 from domain.evidence_requests import EvidenceStatus
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import (
@@ -169,32 +169,6 @@ async def test_an_unreachable_model_gives_a_plain_turn_that_records_evidence() -
     assert evidence.summary == "pool is at 95% on db-1"
     assert evidence.source_type is EvidenceSourceType.USER_REPORT
     assert result.case.current_turn == 1
-
-
-async def test_without_a_model_uploads_become_evidence_and_questions_get_excerpts() -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-    case = investigating_case()
-    rig.knowledge.add_case_excerpt("T1", case.case_id, "ERROR pool exhausted at db-1", line=1045)
-    rig.knowledge.add_article("T1", "Postgres pooling", "Raise the pool when it is exhausted")
-    file = upload("app.log")
-
-    result = await rig.turn(
-        case, inputs(said("why is the pool exhausted?"), said("  "), files=[file])
-    )
-
-    assert rig.llm.calls == []
-    assert result.reply.text.startswith("No language model is configured")
-    (evidence,) = result.case.evidence
-    assert evidence.form is EvidenceForm.DOCUMENT
-    assert evidence.summary.startswith("Uploaded app.log: 1200 lines, 52 errors")
-    assert "Recorded 1 piece(s) of evidence." in result.reply.text
-    assert "> ERROR pool exhausted at db-1\n— _app.log:1045_" in result.reply.text
-    assert [c.kb for c in result.reply.citations] == [
-        KnowledgeBaseKind.CASE,
-        KnowledgeBaseKind.GLOBAL,
-    ]
-    assert result.reply.debug.llm_outcome == "disabled"
 
 
 @pytest.mark.parametrize(
