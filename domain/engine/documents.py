@@ -67,6 +67,24 @@ def _timeline(case: Case) -> list[str]:
     return [f"- {when.isoformat(timespec='minutes')} — {what}" for when, what in sorted(events)]
 
 
+def _summary(case: Case) -> list[str]:
+    """Status (with why it ended, when that says more), and when it was opened and ended."""
+    status = case.status.value
+    if case.closure_reason and case.closure_reason != status:
+        status += f" ({case.closure_reason.replace('_', ' ')})"
+    lines = [f"Status: {status}", f"Opened: {case.created_at.isoformat(timespec='minutes')}"]
+    ended = case.closed_at or case.resolved_at
+    if ended is not None:
+        minutes = max(0, round((ended - case.created_at).total_seconds() / 60))
+        lines.append(f"Ended: {ended.isoformat(timespec='minutes')} (after {_duration(minutes)})")
+    return [f"- {line}" for line in lines]
+
+
+def _duration(minutes: int) -> str:
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
 def fallback_report(case: Case) -> str:
     """A case report built only from recorded facts."""
     ruled_out = [f"{d.hypothesis}: {d.why_ruled_out}" for d in case.dead_ends]
@@ -75,7 +93,7 @@ def fallback_report(case: Case) -> str:
     ]
     documentation = case.documentation
     lines = [f"# Case report: {problem_of(case)}", ""]
-    lines += _section("Summary", [f"Status: {case.status.value} ({case.closure_reason or '-'})"])
+    lines += _section("Summary", _summary(case))
     lines += _section("Timeline", _timeline(case))
     lines += _section(
         "Evidence collected",

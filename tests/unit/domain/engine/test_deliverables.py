@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from domain.case import Case
 from domain.conclusions import DeadEnd, RootCauseConclusion
 from domain.confirmations import (
@@ -285,3 +287,30 @@ def test_the_runbook_lists_only_fixes_that_were_applied() -> None:
 
     assert "Rewrite the service in Rust" not in fallback_runbook(case)
     assert "Rewrite the service in Rust" in fallback_report(case)
+
+
+def test_the_report_summary_says_how_the_case_ended_and_how_long_it_took() -> None:
+    ended = NOW + timedelta(minutes=95)
+    resolved = new_case().model_copy(
+        update={
+            "status": CaseStatus.RESOLVED,
+            "closure_reason": "resolved",
+            "resolved_at": ended,
+            "closed_at": ended,
+        }
+    )
+    abandoned = new_case().model_copy(
+        update={
+            "status": CaseStatus.CLOSED,
+            "closure_reason": "consulting_only",
+            "closed_at": ended,
+        }
+    )
+
+    summary = fallback_report(resolved).split("## Timeline")[0]
+
+    assert "- Status: resolved\n" in summary
+    assert "- Opened: 2026-11-21T03:00+00:00\n" in summary
+    assert "- Ended: 2026-11-21T04:35+00:00 (after 1 h 35 min)\n" in summary
+    assert "- Status: closed (consulting only)\n" in fallback_report(abandoned)
+    assert "Ended:" not in fallback_report(new_case())
