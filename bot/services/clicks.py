@@ -34,6 +34,15 @@ UNAVAILABLE_REASON = "marked as not obtainable from Slack"
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
 
 
+def after_answer(decided: PendingConfirmation, before: Case, after: Case) -> str:
+    """What follows an answer, in a few words: "After <@U1>'s yes: the case is now resolved." """
+    decision = decided.decision.value if decided.decision else "answer"
+    opening = f"After <@{decided.answered_by}>'s {decision}"
+    if after.status is not before.status:
+        return f"{opening}: the case is now {after.status.value}."
+    return f"{opening}:"
+
+
 class ClickService:
     """Applies a click once, to the right case, for an allowed person; says so privately if not."""
 
@@ -104,12 +113,17 @@ class ClickService:
         ts = work.message_ts or decided.surface_ref
         if ts:
             await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
-        await self._follow_up(saved, result)
+        await self._follow_up(saved, result, after=after_answer(decided, case, saved))
 
-    async def _follow_up(self, case: Case, result: TurnResult) -> None:
-        """New questions, documents or notes the answer produced; then the header."""
+    async def _follow_up(self, case: Case, result: TurnResult, *, after: str) -> None:
+        """New questions, documents or notes the answer produced; then the header.
+
+        The question itself was rewritten to show the decision: the follow-up opens with
+        ``after`` instead of repeating it.
+        """
         reply = result.reply
         if reply.confirmations or reply.documents or reply.notices or reply.evidence_requests:
+            reply = reply.model_copy(update={"text": after})
             posted = await self._presenter.show_reply(case, reply, at=None)
             case = await self._cases.set_prompt_refs(case, posted)
         await self._presenter.show_header(case)
@@ -155,7 +169,7 @@ class ClickService:
             case=case, confirmation_id=asked.confirmation_id, by=work.user_id, decision=Decision.YES
         )
         saved = await self._cases.save(result.case)
-        await self._follow_up(saved, result)
+        await self._follow_up(saved, result, after=f"<@{work.user_id}> asked for the case report:")
 
     async def _score(self, work: ClickWork) -> None:
         value = load_value(CaseValue, work.value)

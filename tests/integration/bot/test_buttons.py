@@ -64,6 +64,8 @@ async def test_report_writes_the_case_report_into_the_thread(
     assert upload["thread_ts"] == thread_ts
     case = await bot.case(thread_ts)
     assert case.documentation.artifacts.case_report_generated
+    said = [text_of(message) for message in bot.bot_messages(thread_ts)]
+    assert any(text.startswith(f"<@{OPENER}> asked for the case report:") for text in said)
 
 
 async def test_a_listener_failure_tells_the_person_a_reference_and_no_exception_text(

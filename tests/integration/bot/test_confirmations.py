@@ -251,3 +251,18 @@ async def test_a_typed_answer_rewrites_the_question_as_a_click_would(
     expected = CaseStatus.INVESTIGATING if typed == "yes" else CaseStatus.CONSULTING
     assert (await bot.case(thread_ts)).status is expected
     assert slack.invalid_payloads == []
+
+
+async def test_what_follows_a_click_does_not_repeat_the_question(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=True)
+    question = await ask(bot, thread_ts, _verified)
+
+    await bot.click(question, decision="yes")
+
+    texts = [text_of(message) for message in bot.bot_messages(thread_ts)]
+    assert sum("answered yes (accepted): Shall I go ahead?" in text for text in texts) == 1
+    (follow_up,) = [text for text in texts if text.startswith("After <@")]
+    assert follow_up.startswith(f"After <@{OPENER}>'s yes: the case is now resolved.")
+    assert "Shall I go ahead?" not in follow_up
