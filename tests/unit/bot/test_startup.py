@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,32 @@ def test_the_gateway_loads_litellm_ahead_of_its_first_call() -> None:
 
     assert gateway._module is not None  # the first call reuses it
     assert gateway._module.suppress_debug_info is True
+
+
+LOADED_ON_FIRST_CALL = """
+import sys
+from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from domain.llm import MemoryCallRecorder
+from tests.fakes.clock import FakeClock
+
+config = GatewayConfig(model="openai/x")
+gateway = LiteLLMGateway(config, recorder=MemoryCallRecorder(), clock=FakeClock())
+modules = ("openai.resources.chat", "litellm.proxy.openai_files_endpoints.common_utils")
+before = [module in sys.modules for module in modules]
+gateway.load()
+print(*before, *(module in sys.modules for module in modules))
+"""
+
+
+def test_loading_also_imports_what_the_first_openai_compatible_call_would() -> None:
+    # A fresh interpreter: in this one, earlier tests may have imported it already.
+    shown = subprocess.run(
+        [sys.executable, "-c", LOADED_ON_FIRST_CALL],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+
+    assert shown.stdout.split() == ["False", "False", "True", "True"]
