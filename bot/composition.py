@@ -68,7 +68,7 @@ from domain.scoring.job import RepositoryMaterial, ScoringJob, Sleep
 from domain.workflows.catalog import Catalog
 from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
 from rag.embedding_model import resolve_model_path
-from rag.embeddings import SentenceTransformerEmbedder, load_model
+from rag.embeddings import SentenceTransformerEmbedder, warm_model
 from rag.service import open_knowledge_service
 from rag.workflow_index import LanceWorkflowIndex
 from storage import Repositories, build_repositories
@@ -213,7 +213,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     if options.knowledge is None:
         model_path = resolve_model_path(settings.embedding_model)
         gateway = llm if isinstance(llm, LiteLLMGateway) else None
-        warming = warm_up(model_path, gateway, load_model=load_model)
+        warming = warm_up(model_path, gateway, load_model=warm_model)
         runtime.background.append(asyncio.create_task(warming, name="fm-warm-up"))
     return runtime
 

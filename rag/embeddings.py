@@ -63,6 +63,15 @@ def load_model(path: Path) -> SentenceTransformer:
         return _MODELS[key]
 
 
+def warm_model(path: Path) -> None:
+    """Load the model at `path` and encode once.
+
+    The first forward pass after loading takes ~0.2 s more than the others (torch sets up its
+    kernels and buffers); at start-up, not in someone's first question.
+    """
+    SentenceTransformerEmbedder(path).encode(["connection refused on port 5432"])
+
+
 class SentenceTransformerEmbedder:
     """The local model (bundled all-MiniLM-L6-v2 by default), encoding off the event loop."""
 

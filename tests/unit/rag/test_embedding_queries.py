@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rag import embeddings
 from rag.embeddings import SMALL_REQUEST, SentenceTransformerEmbedder, Vectors
 
 DIMENSION = 4
@@ -119,3 +120,32 @@ async def test_small_requests_report_progress_too(size: int) -> None:
     await embedder.embed([f"t{n}" for n in range(size)], on_batch=progress.append)
 
     assert progress == [size]
+
+
+class StandInModel:
+    """Records what it was asked to encode, as the loaded sentence-transformers model would."""
+
+    def __init__(self) -> None:
+        self.encoded: list[list[str]] = []
+
+    def encode(self, texts: list[str], **options: object) -> np.ndarray:
+        self.encoded.append(texts)
+        return np.ones((len(texts), DIMENSION), dtype=np.float32)
+
+
+def test_warming_the_model_loads_it_and_runs_one_forward_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    model, loaded = StandInModel(), []
+
+    def load(path: Path) -> StandInModel:
+        loaded.append(path)
+        return model
+
+    monkeypatch.setattr(embeddings, "load_model", load)
+
+    embeddings.warm_model(Path("model"))
+
+    assert loaded
+    assert set(loaded) == {Path("model")}
+    assert len(model.encoded) == 1
