@@ -48,4 +48,7 @@ def decision_note(result: AnswerResult) -> str:
     decision = confirmation.decision.value if confirmation.decision else "?"
     moves = "".join(f" The case is now {t.to_status.value}." for t in result.transitions)
     who = confirmation.answered_by
-    return f"<@{who}> answered {decision} ({verdict}): {confirmation.prompt}{moves}"
+    asked = confirmation.prompt.rstrip()
+    if moves and asked and asked[-1] not in ".?!":
+        asked += "."  # "…Fix: roll back. The case is now resolved."
+    return f"<@{who}> answered {decision} ({verdict}): {asked}{moves}"

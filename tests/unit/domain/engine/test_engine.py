@@ -330,6 +330,25 @@ async def test_a_button_applies_once_and_says_what_happened() -> None:
     assert again.case.status is CaseStatus.CONSULTING
 
 
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("Fix: roll back", "Fix: roll back. The case is now investigating."),
+        ("Shall I start?", "Shall I start? The case is now investigating."),
+    ],
+)
+async def test_what_a_yes_did_reads_as_sentences(prompt: str, said: str) -> None:
+    rig = Rig()
+    case = triaged_case()
+    cf = propose(case, _statement(), now=rig.clock.now(), prompt=prompt)
+
+    result = await rig.engine.answer_confirmation(
+        case=case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.YES
+    )
+
+    assert result.reply.text == f"<@U_OPENER> answered yes (accepted): {said}"
+
+
 async def test_a_superseded_question_says_so() -> None:
     rig = Rig()
     case = triaged_case()
