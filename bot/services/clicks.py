@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.errors import BotError
 from bot.ids import ActionId, AnswerValue, CaseValue, RequestValue, load_value, parse_action_id
@@ -22,6 +22,7 @@ from domain.confirmations import (
     PendingConfirmation,
 )
 from domain.engine.engine import TurnEngine, TurnResult
+from domain.engine.view import DocumentView
 from domain.errors import NotFoundError
 from domain.ports import AuditRepository, Clock
 from domain.proposals import propose
@@ -34,13 +35,28 @@ UNAVAILABLE_REASON = "marked as not obtainable from Slack"
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
 
 
-def after_answer(decided: PendingConfirmation, before: Case, after: Case) -> str:
+DOCUMENT_NAMES = {
+    DocumentType.INCIDENT_REPORT: "the case report",
+    DocumentType.POST_MORTEM: "the post-mortem",
+    DocumentType.RUNBOOK: "the runbook",
+    DocumentType.CHAT_SUMMARY: "the summary",
+}
+
+
+def after_answer(
+    decided: PendingConfirmation, before: Case, after: Case, documents: Sequence[DocumentView]
+) -> str:
     """What follows an answer, in a few words: "After <@U1>'s yes: the case is now resolved." """
     decision = decided.decision.value if decided.decision else "answer"
-    opening = f"After <@{decided.answered_by}>'s {decision}"
+    done: list[str] = []
     if after.status is not before.status:
-        return f"{opening}: the case is now {after.status.value}."
-    return f"{opening}:"
+        done.append(f"the case is now {after.status.value}.")
+    if documents:
+        names = [DOCUMENT_NAMES[document.document_type] for document in documents]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        done.append(f"here {'is' if len(names) == 1 else 'are'} {listed}.")
+    sentences = [done[0], *(s[0].upper() + s[1:] for s in done[1:])] if done else []
+    return " ".join([f"After <@{decided.answered_by}>'s {decision}:", *sentences])
 
 
 class ClickService:
@@ -113,7 +129,8 @@ class ClickService:
         ts = work.message_ts or decided.surface_ref
         if ts:
             await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
-        await self._follow_up(saved, result, after=after_answer(decided, case, saved))
+        after = after_answer(decided, case, saved, result.reply.documents)
+        await self._follow_up(saved, result, after=after)
 
     async def _follow_up(self, case: Case, result: TurnResult, *, after: str) -> None:
         """New questions, documents or notes the answer produced; then the header.

@@ -163,6 +163,9 @@ async def test_offered_deliverables_are_written_or_declined(
     assert len(uploads) == (1 if decision == "yes" else 0)
     case = await bot.case(thread_ts)
     assert case.status is CaseStatus.CLOSED
+    said = [text_of(message) for message in bot.bot_messages(thread_ts)]
+    here = f"After <@{OPENER}>'s yes: here is the case report."
+    assert any(text.startswith(here) for text in said) is (decision == "yes")
 
 
 async def test_closing_asks_are_you_sure_before_yes_counts(
