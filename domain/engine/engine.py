@@ -229,11 +229,15 @@ class TurnEngine:
         ctx = work.ctx
         before = snapshot(ctx.case)
         consumed = {ctx.turn.messages[-1].ts} if work.decided else set()
-        lines = [no_llm_text(unreachable=unreachable)]
+        first = ctx.case.current_turn == 0
+        answer = no_llm_turn(ctx, work.excerpts, consumed=consumed)
+        # What works without a model: said when the model is down, in a case's first turn, and
+        # when there is nothing else to say; not under every message.
+        how_to = unreachable or first or not (answer.lines or answer.asked or work.decided)
+        lines = [no_llm_text(unreachable=unreachable, how_to=how_to)]
         if work.decided:
             lines.append(decision_note(work.decided))
-        answer, quoted = no_llm_turn(ctx, work.excerpts, consumed=consumed)
-        lines.extend(answer)
+        lines.extend(answer.lines)
         record_turn(
             ctx.case,
             before,
@@ -244,7 +248,7 @@ class TurnEngine:
         return work.result(
             ReplyKind.NO_LLM,
             "\n".join(lines),
-            citations=[c.citation for c in quoted],
+            citations=[c.citation for c in answer.quoted],
             debug=DebugInfo(llm_outcome="unavailable" if unreachable else "disabled"),
         )
 

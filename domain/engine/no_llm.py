@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from domain.engine.apply import propose_statement, request_status_change
 from domain.engine.apply_evidence import new_evidence
@@ -21,23 +22,35 @@ HOW_TO = (
 )
 
 
-def no_llm_text(*, unreachable: bool) -> str:
-    """Say plainly that the model is not there."""
+def no_llm_text(*, unreachable: bool, how_to: bool = True) -> str:
+    """Say plainly that the model is not there (and what works without it, when `how_to`)."""
     if unreachable:
-        return "The language model is unreachable right now, so this is a plain answer. " + HOW_TO
-    return "No language model is configured, so this is a plain answer. " + HOW_TO
+        opening = "The language model is unreachable right now, so this is a plain answer."
+    else:
+        opening = "No language model is configured, so this is a plain answer."
+    return f"{opening} {HOW_TO}" if how_to else opening
+
+
+@dataclass(frozen=True)
+class PlainAnswer:
+    """What a turn without a model says after its opening line."""
+
+    lines: list[str]
+    quoted: list[RetrievedChunk]
+    """The excerpts it quotes: its sources are these, not everything retrieved."""
+    asked: bool
+    """A request (`investigate:`, `resolved:`, `close this`) became a question or a hint."""
 
 
 def no_llm_turn(
     ctx: TurnContext, excerpts: Sequence[RetrievedChunk], *, consumed: Collection[str] = ()
-) -> tuple[list[str], list[RetrievedChunk]]:
-    """Apply the turn deterministically: the answer's lines (after the opening), and the
-    excerpts it quotes (its sources are these, not everything retrieved)."""
+) -> PlainAnswer:
+    """Apply the turn deterministically."""
     last = ctx.turn.messages[-1] if ctx.turn.messages else None
     intent = parse_status_intent(last.text) if last and last.ts not in consumed else None
     if intent is not None:
         propose_intent(ctx, intent)
-        return [], []
+        return PlainAnswer([], [], asked=True)
     lines: list[str] = []
     recorded = record_inputs(ctx, consumed=consumed)
     if recorded:
@@ -48,7 +61,7 @@ def no_llm_turn(
     for chunk in shown:
         text = " ".join(chunk.text.split())[:EXCERPT_CHARS]
         lines.append(f"> {text}\n— _{chunk.citation.label()}_")
-    return lines, shown
+    return PlainAnswer(lines, shown, asked=False)
 
 
 def _heading(shown: Sequence[RetrievedChunk]) -> str:

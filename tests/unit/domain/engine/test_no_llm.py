@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from domain.evidence import EvidenceForm
 from domain.knowledge import KnowledgeBaseKind
-from tests.unit.domain.builders import investigating_case
+from domain.llm import LLMUnavailableError
+from tests.unit.domain.builders import investigating_case, new_case
 from tests.unit.domain.engine.helpers import Rig, inputs, said, upload
 
 
@@ -76,3 +77,36 @@ async def test_a_request_quotes_nothing_and_cites_nothing() -> None:
     assert len(result.reply.confirmations) == 1
     assert "on this:" not in result.reply.text
     assert result.reply.citations == []
+
+
+HOW_TO = "You can still share files and findings"
+
+
+async def test_what_works_without_a_model_is_said_once_not_under_every_message() -> None:
+    rig = Rig()
+    rig.llm.enabled = False
+    rig.knowledge.add_article("T1", "Postgres pooling", "Raise the pool when it is exhausted")
+
+    first = await rig.turn(new_case(), said("the pool is exhausted on db-1"))
+    later = await rig.turn(first.case, said("the pool is exhausted on db-2"))
+    request = await rig.turn(later.case, said("investigate: pool exhausted on db-1"))
+    nothing = await rig.turn(request.case, said("anything else?"))
+
+    assert HOW_TO in first.reply.text
+    assert later.reply.text.startswith("No language model is configured, so this is a plain")
+    assert HOW_TO not in later.reply.text
+    assert "What the knowledge base has on this:" in later.reply.text
+    assert HOW_TO not in request.reply.text
+    assert len(request.reply.confirmations) == 1
+    assert HOW_TO in nothing.reply.text  # nothing else to say: say what works
+
+
+async def test_an_unreachable_model_always_says_what_still_works() -> None:
+    rig = Rig()
+    case = investigating_case()
+    case.current_turn = 5
+
+    result = await rig.turn(case, said("pool is at 95% on db-1"), LLMUnavailableError("down"))
+
+    assert result.reply.text.startswith("The language model is unreachable right now")
+    assert HOW_TO in result.reply.text
