@@ -98,14 +98,14 @@ def add_evidence(
             ctx.ignore(f"evidence tests unknown hypothesis {item.tests_hypothesis_id}")
         evidence = new_evidence(
             ctx,
-            summary=item.summary,
+            summary=ctx.log.safety.text(item.summary),
             source_ref=item.source_ref,
             progress=progress,
             tests_hypothesis_id=hypothesis_id,
         )
-        evidence.analysis = item.analysis
+        evidence.analysis = ctx.log.safety.optional_text(item.analysis)
         evidence.stance = item.stance if hypothesis_id else None
-        evidence.key_findings = list(item.key_findings)
+        evidence.key_findings = ctx.log.safety.texts(item.key_findings)
         ctx.log.evidence_refs[item.ref] = evidence.evidence_id
         added.append(evidence)
     return added

@@ -90,7 +90,8 @@ def _change_status(
         if evidence_id is None:
             ctx.ignore(f"refutation of {hypothesis.hypothesis_id} names no contradicting evidence")
         else:
-            refutations.add(evidence_id, hypothesis.hypothesis_id, update.rationale or "")
+            reason = hypothesis.rationale if update.rationale else ""  # withheld as stored
+            refutations.add(evidence_id, hypothesis.hypothesis_id, reason)
     elif status in CONCLUDED:
         conclude(hypothesis, status, now=ctx.now)
     else:
@@ -117,16 +118,17 @@ def link_hypotheses(
             ctx.ignore(f"link between unknown {item.hypothesis_id} and {item.evidence_id}")
             continue
         hypothesis = ctx.case.hypotheses[hypothesis_id]
+        reasoning = ctx.log.safety.text(item.reasoning)
         link = link_evidence(
             hypothesis,
             evidence_id=evidence_id,
             stance=item.stance,
-            reasoning=item.reasoning,
+            reasoning=reasoning,
             completeness=item.completeness,
             now=ctx.now,
         )
         if link is not None and needs_refutation_confirmation(hypothesis, link):
-            refutations.add(evidence_id, hypothesis_id, item.reasoning)
+            refutations.add(evidence_id, hypothesis_id, reasoning)
 
 
 def propose_refutations(ctx: TurnContext, refutations: Refutations) -> None:

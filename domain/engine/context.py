@@ -52,7 +52,12 @@ class TurnContext:
         self.log.ignored.append(what)
 
     def propose(self, payload: ConfirmationPayload, prompt: str) -> PendingConfirmation | None:
-        """Ask the people to confirm a change; if the rules forbid it, say why instead."""
+        """Ask the people to confirm a change; if the rules forbid it, say why instead.
+
+        Prompts quote the model (reasons, summaries): they pass the safety validator like any
+        text it wrote, whatever they were assembled from.
+        """
+        prompt = self.log.safety.text(prompt)
         try:
             confirmation = propose(self.case, payload, now=self.now, prompt=prompt)
         except DomainError as error:

@@ -1,7 +1,7 @@
 """Every command the model suggests passes the safety validator; unsafe ones are withheld.
 
 Command lists and acquisition guidance go through ``domain.safety``. Free text is checked where
-commands hide: fenced code blocks, inline code, and lines that read like a command (a lowercase
+commands hide: fenced code blocks, code on one line, and lines that read like a command (a lowercase
 first word, after any bullet or prompt sign). Withheld commands are replaced by a short note.
 """
 
@@ -18,7 +18,8 @@ from domain.safety import CommandVerdict, classify_command, safe_commands, sanit
 logger = logging.getLogger(__name__)
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.S)
-_INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+# Code on one line between runs of backticks: `x`, ``x``, ```x``` (a code block in Slack too).
+_INLINE = re.compile(r"(?<!`)(`+)([^`\n]+)\1(?!`)")
 _LEAD = re.compile(r"^(\s*(?:[-*•]|\d+[.)]|\$|#)?\s*)(.*)$")
 _COMMAND_START = re.compile(r"^[a-z][\w.-]*(\s|$)")
 
@@ -65,7 +66,7 @@ class SafetyLog:
         return match.group(0).replace(match.group(1), "\n".join(lines))
 
     def _inline(self, match: re.Match[str]) -> str:
-        note = self._check(match.group(1))
+        note = self._check(match.group(2))
         return note if note else match.group(0)
 
     def _line(self, line: str) -> str:
@@ -79,7 +80,8 @@ class SafetyLog:
 
     def _check(self, command: str) -> str | None:
         """A note if the command is unsafe (and log it), else None."""
-        if not command.strip() or command.startswith("(command withheld"):
+        command = command.strip()
+        if not command or command.startswith("(command withheld"):
             return None
         verdict = classify_command(command)
         if verdict.is_safe:

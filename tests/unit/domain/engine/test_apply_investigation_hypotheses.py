@@ -243,3 +243,38 @@ def test_a_hypothesis_contradicted_twice_by_one_evidence_is_asked_about_once() -
 
     (confirmation,) = ctx.log.proposed
     assert confirmation.payload.hypothesis_ids == [hypothesis.hypothesis_id]  # type: ignore[union-attr]
+
+
+def test_a_contradiction_quotes_no_unsafe_command_from_the_model() -> None:
+    case = verified_case()
+    pool = add_hypothesis(case)
+    ctx = ctx_for(case, said("pool metrics: 45% used"))
+
+    apply_reply(
+        ctx,
+        investigating(
+            evidence_to_add=[
+                evidence(
+                    summary="Run `kubectl delete pod api-0` now", key_findings=["```rm -rf /```"]
+                )
+            ],
+            hypothesis_evidence_links=[
+                {
+                    "hypothesis_id": pool.hypothesis_id,
+                    "evidence_id": "E1",
+                    "stance": "strongly_contradicts",
+                    "reasoning": "```\nrm -rf /var/lib/postgresql\n```",
+                    "completeness": 0.9,
+                }
+            ],
+        ),
+    )
+
+    (confirmation,) = ctx.log.proposed
+    (added,) = case.evidence
+    link = pool.evidence_links[added.evidence_id]
+    for shown in (confirmation.prompt, added.summary, *added.key_findings, link.reasoning):
+        assert "rm -rf" not in shown
+        assert "kubectl delete" not in shown
+    assert "(command withheld: it deletes files recursively)" in confirmation.prompt
+    assert len(ctx.log.safety.removed) == 3  # each withheld once, however often it is quoted

@@ -67,3 +67,19 @@ def test_text_helpers_keep_none_and_map_lists() -> None:
     assert log.text("``") == "``"
     assert log.text("`(command withheld: it x)`") == "`(command withheld: it x)`"
     assert log.removed == []
+
+
+def test_code_on_one_line_is_checked_whatever_the_number_of_backticks() -> None:
+    log = SafetyLog()
+
+    cleaned = log.text(
+        "Run ```rm -rf /var/lib/postgresql``` now, or ``kubectl delete ns prod``; "
+        "``` kubectl get pods ``` is fine, and so is `ls`."
+    )
+
+    assert "rm -rf" not in cleaned
+    assert "kubectl delete" not in cleaned
+    assert cleaned.count("(command withheld: it ") == 2
+    assert "``` kubectl get pods ```" in cleaned
+    assert "`ls`" in cleaned
+    assert log.text("` (command withheld: it x) `") == "` (command withheld: it x) `"
