@@ -78,7 +78,7 @@ def apply_consulting(ctx: TurnContext, reply: ConsultingResponse) -> None:
         dict.fromkeys([*consulting.quick_suggestions, *suggestions])
     )
     if updates.proposed_problem_statement:
-        propose_statement(ctx, updates.proposed_problem_statement.strip())
+        propose_statement(ctx, ctx.log.safety.text(updates.proposed_problem_statement.strip()))
     request_status_change(ctx, updates.status_change_request)
 
 

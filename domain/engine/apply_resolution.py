@@ -126,6 +126,14 @@ def _root_cause(ctx: TurnContext, update: RootCauseConclusionUpdate) -> None:
             "mechanism": safety.text(update.mechanism),
             "caveats": safety.texts(update.caveats),
             "missing_evidence": safety.texts(update.missing_evidence),
+            "alternative_explanations": [
+                {
+                    **alternative.model_dump(),
+                    "hypothesis": safety.text(alternative.hypothesis),
+                    "why_less_likely": safety.text(alternative.why_less_likely),
+                }
+                for alternative in update.alternative_explanations
+            ],
             "evidence_basis": _known_evidence(ctx, update.evidence_basis),
             "validated_hypothesis_id": hypothesis_id,
             "determined_at": ctx.now,
@@ -144,8 +152,11 @@ def update_verification(ctx: TurnContext, update: ProblemVerificationUpdate | No
         statement = case.consulting.proposed_problem_statement or case.title or "(unstated)"
         case.problem_verification = ProblemVerification(symptom_statement=statement)
     pv = case.problem_verification
+    safety = ctx.log.safety
     for name in _SCALARS:
         value = getattr(update, name)
+        if type(value) is str:  # free text (enums and numbers are not)
+            value = safety.text(value)
         if value is not None:
             setattr(pv, name, value)
     for name in _TIMES:
@@ -153,9 +164,16 @@ def update_verification(ctx: TurnContext, update: ProblemVerificationUpdate | No
         if moment is not None:
             setattr(pv, name, aware(moment))
     for name in _LISTS:
-        setattr(pv, name, list(dict.fromkeys([*getattr(pv, name), *getattr(update, name)])))
+        new = safety.texts(getattr(update, name))
+        setattr(pv, name, list(dict.fromkeys([*getattr(pv, name), *new])))
     pv.recent_changes.extend(
-        Change.model_validate({**c.model_dump(), "occurred_at": aware(c.occurred_at)})
+        Change.model_validate(
+            {
+                **c.model_dump(),
+                "description": safety.text(c.description),
+                "occurred_at": aware(c.occurred_at),
+            }
+        )
         for c in update.recent_changes
     )
     pv.correlations.extend(update.correlations)

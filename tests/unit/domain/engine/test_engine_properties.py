@@ -35,7 +35,8 @@ DANGEROUS = ["rm -rf /var/lib/postgresql", "kubectl delete ns prod", "curl http:
 COMMANDS = st.sampled_from([*DANGEROUS, "kubectl get pods", "tail -100 /var/log/app.log"])
 USERS = st.sampled_from([OPENER, OPENER, "U_SRE", "U_STRANGER"])
 UNIT = st.floats(min_value=0.0, max_value=1.0)
-TEXT = st.sampled_from(["pool", "dns", "Run `kubectl delete pod api-0` now", "```\nrm -rf /\n```"])
+TEXTS = ["pool", "dns", "Run `kubectl delete pod api-0` now", "```\nrm -rf /\n```"]
+TEXT = st.sampled_from(TEXTS)
 
 
 def _ids(case: Case) -> st.SearchStrategy[str]:
@@ -137,11 +138,20 @@ def _investigation(case: Case) -> st.SearchStrategy[dict[str, Any]]:
         optional={
             "temporal_state": st.sampled_from(["ongoing", "historical"]),
             "urgency_level": st.sampled_from(["critical", "high", "medium", "low"]),
+            "symptom_indicators": st.lists(TEXT, max_size=2),
+            "user_impact": TEXT,
         },
+    )
+    alternative = st.fixed_dictionaries(
+        {"hypothesis": TEXT, "confidence": UNIT, "why_less_likely": TEXT}
     )
     root_cause = st.fixed_dictionaries(
         {"root_cause": TEXT, "confidence_score": UNIT, "mechanism": TEXT},
-        optional={"validated_hypothesis_id": ids, "evidence_basis": st.lists(ids, max_size=2)},
+        optional={
+            "validated_hypothesis_id": ids,
+            "evidence_basis": st.lists(ids, max_size=2),
+            "alternative_explanations": st.lists(alternative, max_size=1),
+        },
     )
     return st.fixed_dictionaries(
         {},
@@ -169,7 +179,7 @@ def _consulting() -> st.SearchStrategy[dict[str, Any]]:
         {},
         optional={
             "problem_confirmation": st.just({"problem_type": "error", "severity_guess": "HIGH"}),
-            "proposed_problem_statement": st.sampled_from(["API 500s", "API 500s at 30%"]),
+            "proposed_problem_statement": st.sampled_from(["API 500s", "API 500s at 30%", *TEXTS]),
             "quick_suggestions": st.lists(COMMANDS, max_size=2),
             "status_change_request": _status_request(),
         },
@@ -322,6 +332,12 @@ class EngineMachine(RuleBasedStateMachine):
             shown.append(reply.working_conclusion.statement)
         if reply.root_cause is not None:
             shown.append(reply.root_cause.root_cause + reply.root_cause.mechanism)
+            shown += reply.root_cause.alternative_explanations
+        shown.append(self.case.consulting.proposed_problem_statement or "")
+        verified = self.case.problem_verification
+        if verified is not None:
+            shown += [verified.symptom_statement, verified.user_impact or ""]
+            shown += verified.symptom_indicators
         shown += [question.prompt for question in reply.confirmations]
         shown += [c.prompt for c in self.case.confirmations]  # quoted again once answered
         shown += [e.summary + (e.analysis or "") for e in self.case.evidence]
