@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 from bot.errors import BotError
 from bot.ids import ActionId, AnswerValue, CaseValue, RequestValue, load_value, parse_action_id
@@ -21,8 +21,8 @@ from domain.confirmations import (
     DeliverablesPayload,
     PendingConfirmation,
 )
+from domain.engine.answers import follow_up_note
 from domain.engine.engine import TurnEngine, TurnResult
-from domain.engine.view import DocumentView
 from domain.errors import NotFoundError
 from domain.ports import AuditRepository, Clock
 from domain.proposals import propose
@@ -33,30 +33,6 @@ logger = logging.getLogger(__name__)
 
 UNAVAILABLE_REASON = "marked as not obtainable from Slack"
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
-
-
-DOCUMENT_NAMES = {
-    DocumentType.INCIDENT_REPORT: "the case report",
-    DocumentType.POST_MORTEM: "the post-mortem",
-    DocumentType.RUNBOOK: "the runbook",
-    DocumentType.CHAT_SUMMARY: "the summary",
-}
-
-
-def after_answer(
-    decided: PendingConfirmation, before: Case, after: Case, documents: Sequence[DocumentView]
-) -> str:
-    """What follows an answer, in a few words: "After <@U1>'s yes: the case is now resolved." """
-    decision = decided.decision.value if decided.decision else "answer"
-    done: list[str] = []
-    if after.status is not before.status:
-        done.append(f"the case is now {after.status.value}.")
-    if documents:
-        names = [DOCUMENT_NAMES[document.document_type] for document in documents]
-        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        done.append(f"here {'is' if len(names) == 1 else 'are'} {listed}.")
-    sentences = [done[0], *(s[0].upper() + s[1:] for s in done[1:])] if done else []
-    return " ".join([f"After <@{decided.answered_by}>'s {decision}:", *sentences])
 
 
 class ClickService:
@@ -129,7 +105,8 @@ class ClickService:
         ts = work.message_ts or decided.surface_ref
         if ts:
             await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
-        after = after_answer(decided, case, saved, result.reply.documents)
+        assert result.decided is not None  # a click always answers
+        after = follow_up_note(result.decided, result.reply.documents)
         await self._follow_up(saved, result, after=after)
 
     async def _follow_up(self, case: Case, result: TurnResult, *, after: str) -> None:

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.confirmations import ConfirmationKind, ConfirmationState, Decision
 from domain.decisions import AnswerOutcome, AnswerResult, answer, may_answer
 from domain.engine.context import TurnContext
 from domain.engine.intents import parse_decision
+from domain.engine.view import DocumentView
 from domain.errors import DomainError
+from domain.special_states import DocumentType
+
+DOCUMENT_NAMES = {
+    DocumentType.INCIDENT_REPORT: "the case report",
+    DocumentType.POST_MORTEM: "the post-mortem",
+    DocumentType.RUNBOOK: "the runbook",
+    DocumentType.CHAT_SUMMARY: "the summary",
+}
 
 
 def typed_decision(ctx: TurnContext) -> AnswerResult | None:
@@ -52,3 +63,17 @@ def decision_note(result: AnswerResult) -> str:
     if moves and asked and asked[-1] not in ".?!":
         asked += "."  # "…Fix: roll back. The case is now resolved."
     return f"<@{who}> answered {decision} ({verdict}): {asked}{moves}"
+
+
+def follow_up_note(result: AnswerResult, documents: Sequence[DocumentView]) -> str:
+    """What follows an answer whose question already shows the decision, in a few words:
+    "After <@U1>'s yes: the case is now resolved. Here is the case report." """
+    confirmation = result.confirmation
+    decision = confirmation.decision.value if confirmation.decision else "answer"
+    done = [f"the case is now {t.to_status.value}." for t in result.transitions[-1:]]
+    if documents:
+        names = [DOCUMENT_NAMES[document.document_type] for document in documents]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        done.append(f"here {'is' if len(names) == 1 else 'are'} {listed}.")
+    sentences = [done[0], *(s[0].upper() + s[1:] for s in done[1:])] if done else []
+    return " ".join([f"After <@{confirmation.answered_by}>'s {decision}:", *sentences])

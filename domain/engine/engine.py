@@ -67,7 +67,7 @@ class TurnResult:
     case: Case
     reply: TurnReply
     decided: AnswerResult | None = None
-    """A question the people answered by typing this turn (its prompt shows the decision)."""
+    """A question the people answered this turn, by typing or by a click."""
 
 
 class TurnEngine:
@@ -130,7 +130,7 @@ class TurnEngine:
             log=ctx.log,
             documents=documents,
         )
-        return TurnResult(ctx.case, build_reply(ctx.case, before, parts))
+        return TurnResult(ctx.case, build_reply(ctx.case, before, parts), decided=result)
 
     async def report_unavailable(
         self, *, case: Case, request_id: str, by: str, reason: str
