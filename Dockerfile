@@ -13,7 +13,7 @@ WORKDIR /app
 # its own layer, so code changes do not re-download it.
 RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
 
-COPY pyproject.toml constraints.txt README.md ./
+COPY pyproject.toml constraints.txt README.md LICENSE ./
 COPY bot ./bot
 COPY domain ./domain
 COPY rag ./rag
