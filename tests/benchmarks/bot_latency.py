@@ -6,8 +6,10 @@ the burst (queueing included, and how much of it came before the model was asked
 taken one at a time.
 
 The bot runs as shipped, `fm run --http`, in its own process (SQLite, the litellm gateway, the
-embedding model and LanceDB); this process plays Slack and the model over real HTTP: FakeSlack,
-the fake OpenAI-compatible server and the signed event requests. Every time is read here, on one
+embedding model and LanceDB), with a knowledge base to search as an installation has one: the
+public runbooks (`tests.benchmarks.runbooks`), added with `fm kb ingest`. This process plays
+Slack and the model over real HTTP: FakeSlack, the fake OpenAI-compatible server and the signed
+event requests. Every time is read here, on one
 clock: "the model" is the time the fake server held a request (received → answered), so the
 gateway's own work counts as the bot's.
 
@@ -17,8 +19,11 @@ gateway's own work counts as the bot's.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -29,7 +34,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from tests.fakes.bot_process import BOT_TOKEN, SIGNING_SECRET, bot_process
+from tests.benchmarks.runbooks import runbooks
+from tests.fakes.bot_process import BOT_TOKEN, ROOT, SIGNING_SECRET, bot_process
 from tests.fakes.llm_server import FakeLLMServer, delayed
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_samples import next_ts
@@ -45,6 +51,8 @@ MODEL_SECONDS = 2.0
 SETTLE_S = 120.0
 MENTION = f"<@{BOT_USER_ID}>"
 SUBJECT = re.compile(r"service (\d+) is down")
+PERSON = "W222"
+"""Who mentions the bot (the payload samples' user)."""
 
 
 class TimedSlack(FakeSlack):
@@ -107,7 +115,8 @@ class Driver:
     def mention(self, n: int, text: str) -> tuple[str, SlackRequest]:
         """ "service n is down" at the top level, signed: its thread ts and the request."""
         ts = next_ts()
-        return ts, self.slack.payloads.message(f"{MENTION} {text}", channel=CHANNEL, ts=ts)
+        message = f"{MENTION} {text}"
+        return ts, self.slack.payloads.message(message, channel=CHANNEL, user=PERSON, ts=ts)
 
     async def send(self, request: SlackRequest) -> tuple[float, float]:
         """POST it to the bot; when it went out and how long the acknowledgement took.
@@ -168,6 +177,7 @@ async def run(data_dir: Path) -> None:
         },
         "citations": [],
     }
+    knowledge_base(data_dir)
     slack, model = TimedSlack(bot_token=BOT_TOKEN), TimedModel()
     async with slack, model:
         model.script(*(delayed(reply, MODEL_SECONDS) for _ in range(THREADS + ALONE + 1)))
@@ -183,6 +193,21 @@ async def run(data_dir: Path) -> None:
             await measure(driver)
             overhead = [await alone(driver, THREADS + n) for n in range(ALONE)]
             report("bot overhead per turn, one at a time", overhead, "without queueing")
+
+
+def knowledge_base(data_dir: Path) -> None:
+    """`fm kb ingest` the public runbooks into the bot's data directory."""
+    personal, workspace = runbooks()
+    fm = str(Path(sys.executable).with_name("fm"))
+    environment = {**os.environ, "FM_DATA_DIR": str(data_dir), "FM_LOG_LEVEL": "WARNING"}
+    for kb, chosen in (("global", workspace), (f"user:{PERSON}", personal)):
+        subprocess.run(
+            [fm, "kb", "ingest", *map(str, chosen), "--kb", kb],
+            check=True,
+            env=environment,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
 
 
 async def measure(driver: Driver) -> None:
