@@ -11,7 +11,7 @@ from rag.config_chunking import ini_chunks, json_chunks, yaml_chunks
 from rag.decoding import UnsupportedUploadError, decode_upload, split_lines
 from rag.doc_chunking import markdown_chunks, markdown_title, text_chunks
 from rag.log_chunking import LogWindows, cut_windows, window_chunks
-from rag.redaction import redact
+from domain.redaction import redact
 from rag.templates import TemplateTable, build_templates
 from rag.timestamps import TimestampParser, parser_for, timestamp_share
 
