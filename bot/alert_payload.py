@@ -3,7 +3,8 @@
 Only what identifies and describes the alerts is required (a status and at least one alert with
 labels); everything Alertmanager marks optional or added later may be missing: fingerprints are then
 computed from the labels, an alert's status defaults to the group's, the zero time
-(``0001-01-01T00:00:00Z``, "not ended yet") means no end.
+(``0001-01-01T00:00:00Z``, "not ended yet") means no end. Label and annotation values are redacted
+(a probe's URL with a password in it, a token in a description) before anything keeps them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from domain.redaction import redact_text
 from domain.workflows.signals import Signal, SignalGroup, SignalStatus, label_fingerprint
 
 MAX_REASONS = 3
@@ -85,11 +87,11 @@ def _group(notification: _Notification) -> SignalGroup:
     status = SignalStatus(notification.status)
     return SignalGroup(
         receiver=notification.receiver,
-        group_key=notification.group_key,
+        group_key=notification.group_key and redact_text(notification.group_key),
         status=status,
-        group_labels=notification.group_labels,
-        common_labels=notification.common_labels,
-        common_annotations=notification.common_annotations,
+        group_labels=_cleaned(notification.group_labels),
+        common_labels=_cleaned(notification.common_labels),
+        common_annotations=_cleaned(notification.common_annotations),
         external_url=notification.external_url,
         truncated_alerts=notification.truncated_alerts,
         alerts=[_signal(alert, status) for alert in notification.alerts],
@@ -99,10 +101,14 @@ def _group(notification: _Notification) -> SignalGroup:
 def _signal(alert: _Alert, group_status: SignalStatus) -> Signal:
     return Signal(
         status=SignalStatus(alert.status) if alert.status else group_status,
-        labels=alert.labels,
-        annotations=alert.annotations,
+        labels=_cleaned(alert.labels),
+        annotations=_cleaned(alert.annotations),
         starts_at=alert.starts_at,
         ends_at=alert.ends_at,
         generator_url=alert.generator_url,
         fingerprint=alert.fingerprint or label_fingerprint(alert.labels),
     )
+
+
+def _cleaned(values: dict[str, str]) -> dict[str, str]:
+    return {name: redact_text(value) for name, value in values.items()}

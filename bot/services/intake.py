@@ -1,4 +1,9 @@
-"""What listeners call: record work in the durable inbox (deduplicated), then wake the worker."""
+"""What listeners call: record work in the durable inbox (deduplicated), then wake the worker.
+
+What people wrote (thread messages, the message an Investigate shortcut was used on, runbooks from
+the `kb add` form) is redacted here, before it is recorded: from then on it is stored, embedded and
+sent to the model without the secrets someone pasted with it.
+"""
 
 from __future__ import annotations
 
@@ -19,11 +24,13 @@ from bot.work import (
     OpenCaseWork,
     ScoreRequestWork,
     ScoreRunWork,
+    ThreadMessage,
     Work,
     to_item,
 )
 from domain.ports import InboxRepository
 from domain.records import InboxItem
+from domain.redaction import redact_text
 
 logger = logging.getLogger(__name__)
 
@@ -47,14 +54,14 @@ class Intake:
         """A reply in a case thread is a turn; a mention elsewhere opens a case; else nothing."""
         thread = incoming.thread
         if incoming.is_reply and await self._cases.is_case_thread(thread):
-            work: Work = MessageWork(thread=thread, message=incoming.as_thread_message())
+            work: Work = MessageWork(thread=thread, message=_cleaned(incoming.as_thread_message()))
         elif incoming.mentions_bot:
             self._cases.remember_thread(thread)
             work = OpenCaseWork(
                 thread=thread,
                 opened_by=incoming.user,
                 source="mention",
-                message=incoming.as_thread_message(),
+                message=_cleaned(incoming.as_thread_message()),
             )
         else:
             return False
@@ -65,6 +72,7 @@ class Intake:
     async def open_case(self, work: OpenCaseWork, *, dedup_key: str) -> bool:
         """The Investigate shortcut (or the console) opens a case on a thread."""
         self._cases.remember_thread(work.thread)
+        work = work.model_copy(update={"message": _cleaned(work.message)})
         return await self.record(
             work, dedup_key=dedup_key, team_id=work.thread.team_id, case_key=work.thread.key
         )
@@ -82,6 +90,9 @@ class Intake:
 
     async def kb_add(self, work: KbAddWork, *, dedup_key: str) -> bool:
         """A submitted personal runbook."""
+        work = work.model_copy(
+            update={"title": redact_text(work.title), "body": redact_text(work.body)}
+        )
         return await self.record(work, dedup_key=dedup_key, team_id=work.team_id, case_key=None)
 
     async def home(self, work: HomeWork, *, dedup_key: str) -> bool:
@@ -130,3 +141,8 @@ class Intake:
         for wake in self._wake:
             wake(item)
         return True
+
+
+def _cleaned(message: ThreadMessage) -> ThreadMessage:
+    """The message without the secrets pasted into it."""
+    return message.model_copy(update={"text": redact_text(message.text)})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -96,6 +97,31 @@ async def test_the_model_sees_observable_facts_and_never_the_rules_runbook(bot: 
     assert "runbook" not in prompt.lower()
     assert "Workflows found" not in prompt
     assert "Workflows found" in "\n".join(m["content"] for m in second["messages"])
+
+
+async def test_secrets_in_an_alert_reach_neither_the_model_nor_the_channel(
+    plain: BotHarness,
+) -> None:
+    """A probe URL with its password, a token quoted in a description: redacted on arrival."""
+    payload = crash_looping()
+    probe = "https://monitor:Pr0be-Pa55@payments.internal/health"
+    payload["commonLabels"]["instance"] = probe
+    payload["alerts"][0]["labels"]["instance"] = probe
+    description = "Auth to the registry failed with token glpat-Ab3dEf6hIj9kLmNoPqRs; pod restarts."
+    payload["commonAnnotations"]["description"] = description
+    payload["alerts"][0]["annotations"]["description"] = description
+    plain.llm.script(*analysis())
+
+    status, _ = await post_alert(plain, payload)
+    await plain.settle()
+
+    assert status == 200
+    seen = plain.llm_prompts() + json.dumps(plain.slack.calls)
+    for secret in ("Pr0be-Pa55", "glpat-Ab3dEf6hIj9kLmNoPqRs"):
+        assert secret not in seen
+        assert secret not in json.dumps([item.payload for item in plain.recorded])
+    assert "payments.internal/health" in plain.llm_prompts()
+    assert "Auth to the registry failed" in plain.llm_prompts()
 
 
 async def test_repeated_notifications_update_the_same_case(bot: BotHarness) -> None:
