@@ -11,6 +11,8 @@
   "processing"; items whose holder fell silent for `stale_after` (a replica that crashed) are
   resumed by whichever instance notices first; items another live replica holds are left alone.
   `stop` lets running items finish within a grace period and returns the rest to the queue.
+* Finished items (done, or failed for good) are deleted a week after they finished, checked once
+  an hour: Slack redelivers an event for minutes, never for days.
 * Acknowledgements first: while Slack's requests are being received (`Arrivals`), new items are
   not claimed, for up to `ACKS_FIRST_S`; a burst of events is acknowledged before the turns it
   started compete with it for the event loop.
@@ -39,6 +41,8 @@ MAX_SEEN_PER_CASE = 200
 ACKS_FIRST_S = 0.2
 HEARTBEAT_S = 15.0
 STALE_AFTER = timedelta(minutes=2)
+KEEP_FINISHED = timedelta(days=7)
+PURGE_EVERY = timedelta(hours=1)
 
 
 class Arrivals:
@@ -83,6 +87,7 @@ class Worker:
         poll_interval_s: float = 1.0,
         heartbeat_s: float = HEARTBEAT_S,
         stale_after: timedelta = STALE_AFTER,
+        keep_finished: timedelta = KEEP_FINISHED,
         arrivals: Arrivals | None = None,
     ) -> None:
         self._inbox = inbox
@@ -94,6 +99,8 @@ class Worker:
         self._concurrency = concurrency
         self._poll_interval_s = poll_interval_s
         self._stale_after = stale_after
+        self._keep_finished = keep_finished
+        self._purged_at: datetime | None = None
         self._arrivals = arrivals or Arrivals()
         self._wake = asyncio.Event()
         self._running: set[asyncio.Task[None]] = set()
@@ -187,7 +194,8 @@ class Worker:
                 await asyncio.wait_for(self._wake.wait(), self._poll_interval_s)
 
     async def _beat(self, now: datetime) -> None:
-        """Say this instance still works on its items; resume those of silent (crashed) ones."""
+        """Say this instance still works on its items; resume those of silent (crashed) ones;
+        once an hour, delete what finished long ago."""
         try:
             if self._running:
                 await self._inbox.heartbeat(owner=self._owner, now=now)
@@ -197,6 +205,19 @@ class Worker:
             return
         if released:
             logger.warning("resumed items of a silent worker", extra={"items": released})
+        if self._purged_at is None or now - self._purged_at >= PURGE_EVERY:
+            self._purged_at = now
+            await self._purge(now)
+
+    async def _purge(self, now: datetime) -> None:
+        """Delete what finished more than ``keep_finished`` ago (a failure is retried next hour)."""
+        try:
+            purged = await self._inbox.purge_finished(before=now - self._keep_finished)
+        except Exception:
+            logger.exception("could not delete finished inbox items; retrying in an hour")
+            return
+        if purged:
+            logger.info("deleted finished inbox items", extra={"items": purged})
 
     async def _claim(self) -> int:
         free = self._concurrency - len(self._running)

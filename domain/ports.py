@@ -143,6 +143,10 @@ class InboxRepository(Protocol):
         """Return items whose holder has been silent for ``older_than`` (crashed) to the queue."""
         ...
 
+    async def purge_finished(self, *, before: datetime) -> int:
+        """Delete done and failed items last changed before ``before``; return how many."""
+        ...
+
 
 class AuditRepository(Protocol):
     """Append-only audit log."""

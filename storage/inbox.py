@@ -12,6 +12,7 @@ from sqlalchemy import (
     Select,
     and_,
     bindparam,
+    delete,
     exists,
     or_,
     select,
@@ -161,6 +162,18 @@ class SqlInboxRepository:
             update(InboxRow)
             .where(InboxRow.status == PROCESSING, InboxRow.locked_at < now - older_than)
             .values(status=PENDING, updated_at=now, **UNLOCKED)
+        )
+        async with writing(self._sessions) as session:
+            return await affected(session, statement)
+
+    async def purge_finished(self, *, before: datetime) -> int:
+        """Delete done and failed items last changed before ``before``; return how many.
+
+        What people sent is kept only while it may still be redelivered or resumed.
+        """
+        statement = delete(InboxRow).where(
+            InboxRow.status.in_((InboxStatus.DONE.value, InboxStatus.FAILED.value)),
+            InboxRow.updated_at < before,
         )
         async with writing(self._sessions) as session:
             return await affected(session, statement)

@@ -10,6 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domain.base import utc_now
 from domain.records import InboxItem, InboxStatus
 from storage import Repositories
 from storage import inbox as inbox_module
@@ -216,6 +217,21 @@ async def test_completed_items_are_never_claimed_again(
 
     assert await repos.inbox.claim(now=at(100)) == []
     assert await _statuses(sessions) == {"a1": "done"}
+
+
+async def test_finished_items_are_deleted_once_old_enough_and_nothing_else_is(
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    for key, case_key in [("done", "A"), ("failed", "B"), ("working", "C"), ("waiting", "D")]:
+        await repos.inbox.enqueue(item(key, case_key=case_key))
+    claimed = {i.dedup_key: i.item_id for i in await repos.inbox.claim(now=at(1), limit=3)}
+    await repos.inbox.complete(claimed["done"] or 0)
+    await repos.inbox.fail(claimed["failed"] or 0, error="gave up", retry_at=None)
+
+    assert await repos.inbox.purge_finished(before=utc_now() - timedelta(days=1)) == 0
+    assert await repos.inbox.purge_finished(before=utc_now() + timedelta(seconds=1)) == 2
+
+    assert await _statuses(sessions) == {"working": "processing", "waiting": "pending"}
 
 
 async def test_a_claim_refused_by_the_one_per_key_index_still_takes_what_it_can(

@@ -16,6 +16,8 @@ class MemoryInbox:
 
     items: list[InboxItem] = field(default_factory=list)
     locked_at: dict[int, datetime] = field(default_factory=dict)
+    purges: list[datetime] = field(default_factory=list)
+    """The ``before`` of every purge asked for (this inbox deletes nothing)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def enqueue(self, item: InboxItem) -> bool:
@@ -74,6 +76,10 @@ class MemoryInbox:
             for i in self._processing()
             if i.locked_by != owner and self.locked_at[i.item_id or 0] >= since
         ]
+
+    async def purge_finished(self, *, before: datetime) -> int:
+        self.purges.append(before)
+        return 0
 
     def statuses(self) -> dict[str, InboxStatus]:
         return {i.dedup_key: i.status for i in self.items}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import pytest
 
@@ -259,3 +260,18 @@ async def test_a_flood_of_requests_holds_new_work_back_only_briefly() -> None:
         await asyncio.sleep(ACKS_FIRST_S + 0.3)
         assert recorder.handled == [("m1", [])]
     await worker.stop()
+
+
+async def test_finished_items_are_deleted_a_week_on_checked_once_an_hour() -> None:
+    inbox, clock = MemoryInbox(), FakeClock()
+    worker = make(inbox, Recorder(), clock=clock)
+
+    await worker.start()
+    await worker.wait_idle(5)
+    clock.advance(minutes=59)
+    await worker.wait_idle(5)
+    clock.advance(minutes=2)
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert inbox.purges == [START - timedelta(days=7), START + timedelta(minutes=61, days=-7)]
