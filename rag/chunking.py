@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from domain.redaction import redact
 from rag.chunks import ChunkDraft, DocumentKind
 from rag.config_chunking import ini_chunks, json_chunks, yaml_chunks
 from rag.decoding import UnsupportedUploadError, decode_upload, split_lines
 from rag.doc_chunking import markdown_chunks, markdown_title, text_chunks
 from rag.log_chunking import LogWindows, cut_windows, window_chunks
-from domain.redaction import redact
 from rag.templates import TemplateTable, build_templates
 from rag.timestamps import TimestampParser, parser_for, timestamp_share
 
