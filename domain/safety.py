@@ -11,20 +11,24 @@ This module is the public face; the work is spread over:
 - ``domain.safety_findings``: findings, the worst of them, and walking a tool's table;
 - ``domain.safety_rules``: the tables' vocabulary and the checks that apply to every command;
 - ``domain.safety_commands``: every known command, gathered from ``safety_files``,
-  ``safety_network``, ``safety_hosts``, ``safety_platforms`` and ``safety_databases``.
+  ``safety_network``, ``safety_hosts``, ``safety_platforms`` and ``safety_databases``;
+- ``domain.command_text``: where commands hide in free text (``command_blocks`` for fenced code,
+  ``command_prose`` for prose and inline code, ``command_words`` for what reads like a command).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain import safety_rules as rules
+from domain.command_text import find_candidates
+from domain.command_words import at_command_position
 from domain.evidence_requests import AcquisitionGuidance
-from domain.safety_classify import HANDLERS, classify_text
-from domain.safety_commands import COMMANDS, WRAPPERS
-from domain.safety_findings import MAX_DEPTH, Ctx, command_name, lookup
+from domain.safety_classify import classify_text
+from domain.safety_findings import MAX_DEPTH, Ctx
 from domain.safety_rules import CommandSafety
 from domain.safety_shell import PLACEHOLDER, UPSTREAM_KEEP
 
@@ -35,14 +39,18 @@ __all__ = [
     "CommandSafety",
     "CommandVerdict",
     "SanitizedGuidance",
+    "SanitizedText",
     "classify_command",
     "safe_commands",
     "sanitize_guidance",
+    "sanitize_text",
+    "withheld_note",
 ]
 
+logger = logging.getLogger(__name__)
+
 PRIVILEGE_NOTE = "May require sudo access"
-_LABELLED = re.compile(r"^\s*[A-Za-z][\w .()/-]{0,40}:\s+(\S.*)$", re.S)
-_BACKTICKED = re.compile(r"`([^`]+)`")
+_SHELL_SYNTAX = re.compile(r"[;|&`<>(){}]|\$\(")
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,14 @@ class CommandVerdict:
     def is_safe(self) -> bool:
         """Only read-only commands may be shown as something to run."""
         return self.safety is CommandSafety.READ_ONLY
+
+
+@dataclass(frozen=True)
+class SanitizedText:
+    """Text with every unsafe command replaced by a note, and the verdicts that replaced them."""
+
+    text: str
+    removed: tuple[CommandVerdict, ...]
 
 
 @dataclass(frozen=True)
@@ -86,21 +102,62 @@ def safe_commands(commands: Iterable[str]) -> tuple[list[str], list[CommandVerdi
     return [v.command for v in kept], removed
 
 
+def withheld_note(verdict: CommandVerdict) -> str:
+    """What people see instead of an unsafe command (its reason, never the command itself)."""
+    return f"(command withheld: it {verdict.reason.partition(' (in: ')[0]})"
+
+
+def sanitize_text(text: str) -> SanitizedText:
+    """Free text with every command found in it that is not read-only replaced by a note.
+
+    Commands are looked for in fenced and inline code and in prose (``domain.command_text``); a
+    span that reads like a command is classified, and one that is read-only is left as written,
+    unless an unsafe command is found inside it: then the whole span is withheld (it is one command
+    line, and withholding only a part would change what the rest reads like).
+    """
+    parts: list[str] = []
+    removed: list[CommandVerdict] = []
+    position, outer = 0, None
+    for candidate in find_candidates(text):
+        if candidate.start < position:
+            continue
+        verdict = _worst(candidate.commands)
+        if verdict is None:
+            if outer is None or candidate.start >= outer.end:
+                outer = candidate
+            continue
+        start = candidate.start
+        if outer is not None and start < outer.end:
+            start, candidate = outer.start, replace(candidate, end=max(outer.end, candidate.end))
+        parts += [text[position:start], withheld_note(verdict)]
+        removed.append(verdict)
+        position, outer = candidate.end, None
+    parts.append(text[position:])
+    return SanitizedText("".join(parts), tuple(removed))
+
+
 def sanitize_guidance(guidance: AcquisitionGuidance) -> SanitizedGuidance:
-    """Return a copy of guidance keeping only read-only commands and alternatives."""
+    """Return a copy of guidance that shows no unsafe command in any field.
+
+    Commands must be read-only; an alternative or a file location holding an unsafe command is
+    dropped (and a file location that is a command rather than a path); prerequisites, UI
+    locations and the expected output have unsafe commands replaced by a note.
+    """
     kept, removed = _partition(guidance.commands)
-    alternatives: list[str] = []
-    for alternative in guidance.alternatives:
-        unsafe = _unsafe_in_alternative(alternative)
-        removed.extend(unsafe)
-        if not unsafe:
-            alternatives.append(alternative)
-    prerequisites = list(guidance.prerequisites)
+    alternatives = _drop_unsafe(guidance.alternatives, removed)
+    files = _file_locations(guidance.file_locations, removed)
+    prerequisites = _scrubbed(guidance.prerequisites, removed)
     if any(v.needs_privilege for v in kept) and _room_for_note(prerequisites):
         prerequisites.append(PRIVILEGE_NOTE)
+    expected = _scrubbed([guidance.expected_output or ""], removed)[0]
     data = guidance.model_dump()
     data.update(
-        commands=[v.command for v in kept], alternatives=alternatives, prerequisites=prerequisites
+        commands=[v.command for v in kept],
+        alternatives=alternatives,
+        prerequisites=prerequisites,
+        file_locations=files,
+        ui_locations=_scrubbed(guidance.ui_locations, removed),
+        expected_output=expected if expected and len(expected) <= _EXPECTED_LIMIT else None,
     )
     return SanitizedGuidance(AcquisitionGuidance.model_validate(data), tuple(removed))
 
@@ -110,27 +167,59 @@ def _partition(commands: Iterable[str]) -> tuple[list[CommandVerdict], list[Comm
     return [v for v in verdicts if v.is_safe], [v for v in verdicts if not v.is_safe]
 
 
+def _worst(commands: Iterable[str]) -> CommandVerdict | None:
+    """The most severe verdict among the commands that are not read-only, if any."""
+    unsafe = [v for v in (classify_command(c) for c in commands if c.strip()) if not v.is_safe]
+    return max(unsafe, key=lambda v: v.safety is CommandSafety.DANGEROUS) if unsafe else None
+
+
+def _limit(name: str) -> int:
+    metadata = AcquisitionGuidance.model_fields[name].metadata
+    return min(int(m.max_length) for m in metadata if hasattr(m, "max_length"))
+
+
+_EXPECTED_LIMIT = _limit("expected_output")
+
+
 def _room_for_note(prerequisites: list[str]) -> bool:
-    metadata = AcquisitionGuidance.model_fields["prerequisites"].metadata
-    limit = min(int(m.max_length) for m in metadata if hasattr(m, "max_length"))
+    limit = _limit("prerequisites")
     mentioned = any(re.search(r"(?i)\b(?:sudo|root)\b", p) for p in prerequisites)
     return not mentioned and len(prerequisites) < limit
 
 
-def _unsafe_in_alternative(alternative: str) -> list[CommandVerdict]:
-    """Verdicts for the command-like parts of an alternative that are not read-only."""
-    candidates = _BACKTICKED.findall(alternative)
-    labelled = _LABELLED.match(alternative)
-    for text in (alternative, labelled.group(1) if labelled else ""):
-        if _looks_like_command(text):
-            candidates.append(text)
-    verdicts = [classify_command(c) for c in candidates if c.strip()]
-    return [v for v in verdicts if not v.is_safe]
+def _drop_unsafe(texts: Iterable[str], removed: list[CommandVerdict]) -> list[str]:
+    kept = []
+    for text in texts:
+        unsafe = sanitize_text(text).removed
+        removed.extend(unsafe)
+        if not unsafe:
+            kept.append(text)
+    return kept
 
 
-def _looks_like_command(text: str) -> bool:
-    words = text.split()
-    if not words:
-        return False
-    name = command_name(words[0])
-    return any(lookup(table, name) is not None for table in (COMMANDS, WRAPPERS, HANDLERS))
+def _scrubbed(texts: Iterable[str], removed: list[CommandVerdict]) -> list[str]:
+    results = [sanitize_text(text) for text in texts]
+    removed.extend(v for result in results for v in result.removed)
+    return [result.text for result in results]
+
+
+def _file_locations(locations: Iterable[str], removed: list[CommandVerdict]) -> list[str]:
+    """Paths only: an entry that holds an unsafe command, or is a command, is dropped."""
+    kept = []
+    for location in locations:
+        if _is_path(location) or (_drop_unsafe([location], removed) and not _is_command(location)):
+            kept.append(location)
+    return kept
+
+
+def _is_path(location: str) -> bool:
+    """One word and no shell syntax: a path as written (`~/.kube/config`, `/usr/bin/kubectl`)."""
+    return len(location.split()) == 1 and not _SHELL_SYNTAX.search(location)
+
+
+def _is_command(location: str) -> bool:
+    """A file location that is a command line, not a path (a path to a program alone is a path)."""
+    command = at_command_position(location.split())
+    if command:
+        logger.warning("file location dropped: it is a command, not a path")
+    return command

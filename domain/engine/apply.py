@@ -159,11 +159,12 @@ def request_status_change(ctx: TurnContext, request: StatusChangeRequest | None)
     )
     if request.to_status is CaseStatus.INVESTIGATING and statement_pending:
         return  # confirming the statement already starts the investigation
+    # The summary becomes the recorded fix once accepted: it is checked like any text shown.
     payload = StatusChangePayload(
         to_status=request.to_status,
         closure_reason=request.closure_reason,
-        reason=request.reason,
-        resolution_summary=request.resolution_summary,
+        reason=ctx.log.safety.text(request.reason),
+        resolution_summary=ctx.log.safety.optional_text(request.resolution_summary),
     )
     ctx.propose(payload, status_change_prompt(ctx, payload))
 

@@ -15,10 +15,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
+from domain.engine.scrub import SafetyLog
 from domain.evidence_requests import AcquisitionGuidance
 from domain.llm import LLMPort, LLMReplyInvalidError, LLMUnavailableError, ModelTier
 from domain.ports import Clock
-from domain.safety import sanitize_guidance
 from domain.workflows.catalog import Catalog, LabelFilters, RcaSeverity, Workflow
 from domain.workflows.incident import IncidentContext
 from domain.workflows.ports import WorkflowIndex
@@ -142,10 +142,11 @@ class RcaPlanner:
         except LLMUnavailableError:
             return replace(base, note=SELECTION_FAILED)
         assert isinstance(reply, RcaReply)
+        original, reply = reply, safe_reply(reply)
         validation = validate_reply(reply, offered)
         if not validation.ok:
             problems = [p.describe() for p in validation.problems]
-            _log_invalid(case_id, problems, reply)
+            _log_invalid(case_id, problems, original)
             return replace(base, reply=reply, validation=validation, problems=problems)
         return replace(base, kind=OutcomeKind.STRATEGIES, reply=reply, validation=validation)
 
@@ -161,10 +162,43 @@ class RcaPlanner:
 
 
 def safe_findings(findings: RcaFindings) -> RcaFindings:
-    """The findings without suggested checks that are not read-only (they are shown to run)."""
-    guidance = AcquisitionGuidance(alternatives=findings.evidence_to_confirm)
-    kept = sanitize_guidance(guidance).guidance.alternatives
-    return findings.model_copy(update={"evidence_to_confirm": kept})
+    """The findings as people may see them: no unsafe command in any text the model wrote.
+
+    Suggested checks are shown to run, so one holding an unsafe command is dropped; in the other
+    texts an unsafe command is replaced by a note.
+    """
+    log = SafetyLog()
+    checks = log.guidance(AcquisitionGuidance(alternatives=findings.evidence_to_confirm))
+    return findings.model_copy(
+        update={
+            "analysis_summary": log.text(findings.analysis_summary),
+            "root_cause_assessment": log.text(findings.root_cause_assessment),
+            "severity_rationale": log.text(findings.severity_rationale),
+            "contributing_factors": log.texts(findings.contributing_factors),
+            "evidence_to_confirm": checks.alternatives,
+        }
+    )
+
+
+def safe_reply(reply: RcaReply) -> RcaReply:
+    """The authoritative reply with every unsafe command in its texts replaced by a note."""
+    log = SafetyLog()
+    strategies = [
+        s.model_copy(update={"rationale": log.text(s.rationale)}) for s in reply.strategies
+    ]
+    used = reply.context_used
+    context_used = used.model_copy(
+        update={name: log.text(getattr(used, name)) for name in type(used).model_fields}
+    )
+    return reply.model_copy(
+        update={
+            "analysis_summary": log.text(reply.analysis_summary),
+            "root_cause_assessment": log.text(reply.root_cause_assessment),
+            "warnings": log.texts(reply.warnings),
+            "strategies": strategies,
+            "context_used": context_used,
+        }
+    )
 
 
 def _allowed(workflow: Workflow, filters: LabelFilters) -> bool:

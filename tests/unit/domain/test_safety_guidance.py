@@ -136,3 +136,65 @@ def test_alternatives_whose_command_is_not_read_only_are_dropped() -> None:
 def test_alternatives_in_prose_or_with_read_only_commands_are_kept(alternative: str) -> None:
     guidance = AcquisitionGuidance(alternatives=[alternative])
     assert sanitize_guidance(guidance).guidance.alternatives == [alternative]
+
+
+def test_an_alternative_with_an_unsafe_command_anywhere_in_a_sentence_is_dropped() -> None:
+    guidance = AcquisitionGuidance(
+        alternatives=[
+            "If the cache is stale, kubectl rollout restart deploy/api -n prod",
+            "Then run sudo systemctl restart nginx and compare",
+            "If logs are missing, ask the DBA",
+        ]
+    )
+    result = sanitize_guidance(guidance)
+    assert result.guidance.alternatives == ["If logs are missing, ask the DBA"]
+    assert len(result.removed) == 2
+
+
+def test_prerequisites_ui_locations_and_expected_output_are_scrubbed() -> None:
+    guidance = AcquisitionGuidance(
+        commands=["kubectl get pods -n prod"],
+        prerequisites=["Run `sudo systemctl restart kubelet` first", "cluster read role"],
+        ui_locations=["Grafana > API > Error rate", "Lens: Pods, then kubectl delete pod api-0"],
+        expected_output="All Running; if not, rm -rf /var/lib/kubelet/pods and retry",
+    )
+    result = sanitize_guidance(guidance).guidance
+    shown = [*result.prerequisites, *result.ui_locations, result.expected_output or ""]
+    for text in shown:
+        assert "systemctl restart" not in text
+        assert "kubectl delete" not in text
+        assert "rm -rf" not in text
+    assert result.prerequisites[0].startswith("Run (command withheld: it ")
+    assert result.prerequisites[1] == "cluster read role"
+    assert result.ui_locations[0] == "Grafana > API > Error rate"
+    assert (result.expected_output or "").startswith("All Running; if not, (command withheld: ")
+    assert len(sanitize_guidance(guidance).removed) == 3
+
+
+def test_an_expected_output_too_long_once_scrubbed_is_dropped() -> None:
+    expected = "x" * 180 + " `rm -rf /`"
+    guidance = AcquisitionGuidance(expected_output=expected)
+    result = sanitize_guidance(guidance)
+    assert result.guidance.expected_output is None
+    assert [v.safety for v in result.removed] == [DANGEROUS]
+
+
+def test_file_locations_are_paths_never_commands() -> None:
+    guidance = AcquisitionGuidance(
+        file_locations=[
+            "/var/lib/etcd/member",
+            "rm -rf /var/lib/etcd/member",
+            "journalctl -u kubelet",
+        ]
+    )
+    result = sanitize_guidance(guidance)
+    assert result.guidance.file_locations == ["/var/lib/etcd/member"]
+    assert [v.command for v in result.removed] == ["rm -rf /var/lib/etcd/member"]
+
+
+@pytest.mark.parametrize(
+    "location", ["/var/log/nginx/error.log", "/usr/bin/kubectl", "~/.kube/config", "C:\\logs\\app"]
+)
+def test_paths_stay_file_locations(location: str) -> None:
+    guidance = AcquisitionGuidance(file_locations=[location])
+    assert sanitize_guidance(guidance).guidance.file_locations == [location]

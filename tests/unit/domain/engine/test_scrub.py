@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from domain.engine.scrub import SafetyLog
 from domain.evidence_requests import AcquisitionGuidance
 from domain.safety_rules import CommandSafety
@@ -83,3 +87,16 @@ def test_code_on_one_line_is_checked_whatever_the_number_of_backticks() -> None:
     assert "``` kubectl get pods ```" in cleaned
     assert "`ls`" in cleaned
     assert log.text("` (command withheld: it x) `") == "` (command withheld: it x) `"
+
+
+def test_each_withheld_command_is_logged_with_its_verdict(caplog: pytest.LogCaptureFixture) -> None:
+    log = SafetyLog()
+
+    with caplog.at_level(logging.WARNING, logger="domain.engine.scrub"):
+        cleaned = log.text("If it hangs, then run sudo systemctl restart nginx.")
+
+    assert cleaned.startswith("If it hangs, then run (command withheld: it ")
+    (record,) = caplog.records
+    assert record.message == "unsafe command withheld"
+    assert record.safety == log.removed[0].safety.value  # type: ignore[attr-defined]
+    assert log.removed[0].command == "sudo systemctl restart nginx"
