@@ -10,8 +10,11 @@ This module is the public face; the work is spread over:
 - ``domain.safety_classify``: classifying each simple command, through wrappers and shells;
 - ``domain.safety_findings``: findings, the worst of them, and walking a tool's table;
 - ``domain.safety_rules``: the tables' vocabulary and the checks that apply to every command;
-- ``domain.safety_commands``: every known command, gathered from ``safety_files``,
-  ``safety_network``, ``safety_hosts``, ``safety_platforms`` and ``safety_databases``;
+- ``domain.safety_commands``: every known command, gathered from the per-area tables
+  (``safety_files``, ``safety_sed``, ``safety_network``, ``safety_http``, ``safety_interfaces``,
+  ``safety_hosts``, ``safety_platforms``, ``safety_kubernetes``, ``safety_cloud``,
+  ``safety_infra``, ``safety_databases``, ``safety_sql``, ``safety_secrets``); what no table
+  knows is refused (the validator fails closed);
 - ``domain.command_text``: where commands hide in free text (``command_blocks`` for fenced code,
   ``command_prose`` for prose and inline code, ``command_words`` for what reads like a command).
 """

@@ -1,4 +1,4 @@
-"""Command tables for files, text, archives, processes, terminals, editors and scheduled jobs."""
+"""Command tables for files, text, archives, processes, terminals, editors, builtins and cron."""
 
 from __future__ import annotations
 
@@ -6,48 +6,116 @@ from collections.abc import Mapping
 
 from domain.safety_rules import (
     EDITS_IN_PLACE,
+    HOOK_VARIABLE,
     READS,
+    RUNS_SCRIPT,
+    STOPS,
     WRITES_DEVICE,
     WRITES_FILE,
+    Check,
     D,
     M,
     Rule,
     ToolRule,
+    checked,
     flags,
+    hooks,
+    opts,
     pattern,
     same,
 )
+from domain.safety_sed import sed_rule
 
 _FORCE_RECURSIVE = r"^(?=.*\s(?:-[a-zA-Z]*[rR]|--recursive\b))(?=.*\s(?:-[a-zA-Z]*f|--force\b))"
 _WORLD_WRITABLE = r"\s0*[0-7][0-7][2367](?=\s|$)|[\s,](?=[ug]{0,3}[ao])[ugoa]{1,4}\+[rwxX]{0,4}w"
 
 EDITS = Rule(M, "opens a file for editing")
-STOPS = Rule(M, "stops processes")
+TAR_RUNS = Rule(M, "runs another program through its options")
+
+
+PAGER_RUNS = Rule(M, "runs commands or writes files from its options")
+
+
+def _second_operand_written(value_options: frozenset[str]) -> Check:
+    def check(args: list[str], upstream: str | None) -> Rule | None:
+        words, skip = [], False
+        for arg in args:
+            if skip or (arg.startswith("-") and len(arg) > 1):
+                skip = not skip and arg in value_options
+            else:
+                words.append(arg)
+        return WRITES_FILE if len(words) > 1 else None
+
+    return check
+
+
+def _declares(args: list[str], upstream: str | None) -> Rule:
+    """`export`, `declare`, `local`…: harmless unless they set a program hook (`PAGER=sh`)."""
+    return HOOK_VARIABLE if hooks(args) else READS
+
 
 FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
     **same(
         READS,
-        "cat tac tail head less more zcat zless bzcat xzcat grep egrep fgrep zgrep rg ag ack"
-        " cut uniq wc tr jq yq column diff cmp comm nl od hexdump xxd strings"
-        " file stat ls dir tree pwd cd echo printf true false sleep ps pgrep pidof pstree top"
-        " htop atop btop vmstat iostat mpstat sar pidstat free uptime w who whoami id groups"
-        " last df du lsblk blkid findmnt lsof ss netstat ping ping6 traceroute tracepath mtr"
-        " dig nslookup host whois uname lscpu lsmem lspci lsusb lsmod lshw dmidecode nproc"
-        " getconf locale printenv which whereis type realpath readlink basename dirname base64"
-        " md5sum sha1sum sha256sum sha512sum cksum getent sestatus getenforce test expr seq"
-        " iptables-save kubectx kubens for done fi esac case",
+        "cat tac tail head zcat zless zmore bzcat xzcat zstdcat lz4cat zdiff xzgrep"
+        " bzgrep grep egrep fgrep zgrep ag cut wc tr jq column diff cmp comm nl od"
+        " hexdump strings paste join fold fmt expand unexpand rev numfmt tsort pr sum b2sum"
+        " sha224sum sha384sum envsubst file stat ls dir vdir pwd cd pushd popd dirs"
+        " echo printf true false sleep ps pgrep pidof pstree top htop btop vmstat iostat"
+        " mpstat pidstat free uptime w who whoami id groups users last lastb df du lsblk"
+        " blkid findmnt lsof netstat ping ping6 traceroute traceroute6 tracepath tcptraceroute"
+        " mtr dig nslookup host whois drill kdig delv fping httping uname lscpu lsmem lspci"
+        " lsusb lsmod lshw lsns lslocks lsipc lsattr getfacl namei mountpoint numastat slabtop"
+        " pmap iotop iftop nethogs nload ipcs tload nproc getconf locale printenv which"
+        " whereis type realpath readlink basename dirname base64 md5sum sha1sum sha256sum"
+        " sha512sum cksum getent sestatus getenforce lsb_release cal test [ [[ ]] expr seq"
+        " for done fi esac case : set unset shopt read wait jobs exit return break continue",
     ),
+    **same(checked(_declares), "export declare typeset local readonly"),
+    # `uniq in out`, `xxd in out`, `python -m json.tool in out` write their second operand.
+    "uniq": checked(_second_operand_written(opts("-f -s -w --skip-fields --skip-chars"))),
+    "xxd": checked(_second_operand_written(opts("-c -g -l -s -o -n -C -cols -len -seek"))),
+    "json.tool": checked(_second_operand_written(opts("--indent"))),
     **same(
         flags(
             pattern(
-                r"\bsystem\s*\(|\|\s*getline|print[^;}]*[|>]",
-                Rule(M, "runs commands or writes files"),
+                r"\s\+\S*[!|#]|\s-[a-zA-Z]*[oO]|\s--(?:log-file|LOG-FILE|lesskey\S*)\b", PAGER_RUNS
             )
+        ),
+        "less more",
+    ),
+    "rg": flags(pattern(r"\s--pre(?:=|\s)", Rule(M, "runs another program on each file"))),
+    "ack": flags(pattern(r"\s--(?:pager|output)\b", Rule(M, "runs another program or code"))),
+    "tree": flags(pattern(r"\s-o\b", WRITES_FILE)),
+    "atop": flags(pattern(r"\s-[a-zA-Z]*w\b", WRITES_FILE)),
+    "dmidecode": flags(pattern(r"\s--dump-bin\b", WRITES_FILE)),
+    "lastlog": flags(
+        pattern(r"\s(?:-[a-zA-Z]*[CS]|--(?:clear|set))\b", Rule(M, "changes login records"))
+    ),
+    **same(
+        flags(
+            pattern(r"\s(?:-[a-zA-Z]*[fE]\b|--(?:file|exec)\b)|@include\b", RUNS_SCRIPT),
+            pattern(
+                r"\s(?:-i\s*inplace|--include[=\s]inplace|-[a-zA-Z]*l\b|--load\b)|@load\b",
+                Rule(M, "edits files in place or loads an extension"),
+            ),
+            pattern(
+                r"\bsystem\s*\(|\|&?\s*getline|print[^;}]*[|>]",
+                Rule(M, "runs commands or writes files"),
+            ),
         ),
         "awk gawk mawk",
     ),
+    "yq": flags(pattern(r"\s(?:-[a-zA-Z]*i\b|--inplace\b)", EDITS_IN_PLACE)),
+    "sar": flags(pattern(r"\s-[a-zA-Z]*o\b", WRITES_FILE)),
+    "fuser": flags(pattern(r"\s(?:-[a-zA-Z]*k|--kill)\b", STOPS)),
     **same(Rule(M, "schedules a command to run later"), "at batch"),
     "tar": flags(
+        pattern(
+            r"\s--(?:checkpoint-action|to-command|use-compress-program|info-script"
+            r"|new-volume-script|rsh-command)\b|\s-[a-zA-Z]*[IF]",
+            TAR_RUNS,
+        ),
         pattern(
             r"^\s+[a-zA-Z]*[xcru]|\s-[a-zA-Z]*[xcru]|\s--(?:extract|create|append|update|get|delete)\b",
             Rule(M, "extracts or creates archives"),
@@ -98,8 +166,11 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
         default=STOPS,
     ),
     **same(STOPS, "pkill killall killall5 skill"),
-    "sed": flags(pattern(r"\s(?:-[a-zA-Z]*i|--in-place)", EDITS_IN_PLACE)),
-    "sort": flags(pattern(r"\s(?:-[a-zA-Z]*o|--output)", WRITES_FILE)),
+    "sed": checked(sed_rule),
+    "sort": flags(
+        pattern(r"\s--compress-program\b", Rule(M, "runs another program")),
+        pattern(r"\s(?:-[a-zA-Z]*o|--output)", WRITES_FILE),
+    ),
     "tee": flags(
         pattern(r"\s/dev/(?!(?:null|zero|stdout|stderr|tty|fd/\d+)(?:\s|$))", WRITES_DEVICE),
         pattern(
@@ -117,5 +188,5 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
         pattern(r"\s-[a-zA-Z]*l\b", READS),
         default=Rule(M, "replaces scheduled cron jobs"),
     ),
-    **same(EDITS, "vi vim nvim nano emacs ed visudo vipw"),
+    **same(EDITS, "vi vim nvim nano emacs ed visudo vipw vigr sudoedit"),
 }

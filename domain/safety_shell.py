@@ -25,7 +25,16 @@ _LEX = re.compile(
     r"|(?P<other>\S)",
     re.S,
 )
-_QUOTED = re.compile(r"\\(.)|\$?'([^']*)'?|\$?\"((?:\\.|[^\"\\])*)\"?", re.S)
+_QUOTED = re.compile(r"\\(.)|\$'(?P<ansi>[^']*)'?|'([^']*)'?|\$?\"((?:\\.|[^\"\\])*)\"?", re.S)
+# ANSI-C quoting (`$'\x72\x6d'` is `rm`): escapes bash decodes before running the command.
+_ANSI_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.S
+)
+_ANSI_LETTERS = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b"}
+_ANSI_LETTERS |= {"f": "\f", "v": "\v"}
+# `!` outside single quotes recalls shell history in an interactive shell (`!!`, `!rm`, `!-2`);
+# bash leaves it alone before a blank, `=`, `(` or a closing double quote, and in `$!`, `${!x}`.
+_HISTORY = re.compile(r"'[^']*'?|\\.|(?<!\$)(?<!\$\{)!(?![\s=(\"]|$)", re.S)
 _WRITE_REDIRECTS = frozenset({">", ">>", ">|", ">&", "&>", "&>>"})
 
 
@@ -37,6 +46,8 @@ class Stage:
     words: list[str]
     writes: list[str]
     upstream: str | None
+    reads: list[str]
+    """Files redirected into it (`< file`)."""
 
 
 def lift(text: str) -> tuple[str, list[str]]:
@@ -89,6 +100,7 @@ class _Splitter:
     def _reset(self, *, piped: bool) -> None:
         self.words: list[str] = []
         self.writes: list[str] = []
+        self.reads: list[str] = []
         self.redirect: str | None = None
         self.span: tuple[int, int] | None = None
         self.fed = False
@@ -113,6 +125,10 @@ class _Splitter:
             self.writes.append(word)
         elif redirect.startswith("<"):
             self.fed = True
+            if redirect in ("<", "<>"):
+                self.reads.append(word)
+            if redirect == "<>":  # opened for reading and writing
+                self.writes.append(word)
 
     def flush(self, *, piped: bool) -> None:
         if self.span and (self.words or self.writes):
@@ -124,7 +140,7 @@ class _Splitter:
             if self.fed:
                 upstream = (upstream or "") + raw
             upstream = upstream if upstream is None else upstream[-2 * UPSTREAM_KEEP :]
-            self.stages.append(Stage(raw, self.words, self.writes, upstream))
+            self.stages.append(Stage(raw, self.words, self.writes, upstream, self.reads))
         self._reset(piped=piped)
 
 
@@ -141,10 +157,30 @@ def _is_fd(word: str) -> bool:
     return word.rstrip("-").isdigit() or word == "-"
 
 
+def recalls_history(raw: str) -> bool:
+    """Whether a command line as typed recalls shell history with `!` (not in a comment)."""
+    if raw.lstrip().startswith("#"):
+        return False
+    return any(m.group().startswith("!") for m in _HISTORY.finditer(raw))
+
+
 def _unquote(word: str) -> str:
     def plain(m: re.Match[str]) -> str:
-        if m.group(3) is not None:
-            return re.sub(r"\\(.)", r"\1", m.group(3), flags=re.S)
-        return m.group(1) if m.group(1) is not None else m.group(2)
+        if m.group("ansi") is not None:
+            return _ANSI_ESCAPE.sub(_ansi_char, m.group("ansi"))
+        if m.group(4) is not None:
+            return re.sub(r"\\(.)", r"\1", m.group(4), flags=re.S)
+        return m.group(1) if m.group(1) is not None else m.group(3)
 
     return _QUOTED.sub(plain, word)
+
+
+def _ansi_char(m: re.Match[str]) -> str:
+    code = m.group(1)
+    if code[0] in "xuU" and len(code) > 1:
+        return chr(min(int(code[1:], 16), 0x10FFFF))
+    if code[0] in "01234567":
+        return chr(int(code, 8))
+    if code[0] == "c" and len(code) > 1:
+        return chr(ord(code[1]) & 0x1F)
+    return _ANSI_LETTERS.get(code, code)

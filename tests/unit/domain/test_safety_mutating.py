@@ -189,8 +189,9 @@ def test_state_changing_commands_are_mutating(command: str, reason: str) -> None
         ("sudo systemctl restart nginx", MUTATING),
         ("sudo -E rm -rf /srv", DANGEROUS),
         ("cat a | sudo tee /etc/hosts", MUTATING),
-        ("su - postgres", READ),
-        ("sudo -i", READ),
+        ("su - postgres", DANGEROUS),
+        ("sudo -i", DANGEROUS),
+        ("sudo -l", READ),
     ],
 )
 def test_sudo_is_stripped_for_classification_but_needs_privilege(
@@ -228,34 +229,61 @@ def test_a_command_without_sudo_needs_no_privilege() -> None:
         ("xargs -I {} kubectl logs {}", READ),
         ("env", READ),
         ("xargs", READ),
-        ("strace -p 1234", READ),
+        ("strace -p 1234", MUTATING),
+        ("strace -f -e trace=open ls /etc", READ),
         ("ssh web1 'tail -f /var/log/app.log'", READ),
-        ("ssh web1", READ),
+        ("ssh web1", MUTATING),
+        ("setsid rm -rf /srv", DANGEROUS),
+        ("systemd-cat -t job rm -rf /srv", DANGEROUS),
+        ("parallel rm ::: a.log b.log", MUTATING),
+        ("parallel -j 4 'rm -rf {}' ::: a b", DANGEROUS),
+        ("toybox rm -rf /srv", DANGEROUS),
+        ("nsenter -t 1 -n ss -tlnp", READ),
+        ("nsenter -t 1 -m rm -rf /srv", DANGEROUS),
+        ("command -v rm", READ),
     ],
 )
 def test_wrappers_classify_the_command_they_run(command: str, safety: CommandSafety) -> None:
     assert _verdict(command).safety is safety
 
 
+# Fail closed: what the validator cannot check is never shown under "Run (read-only)".
 @pytest.mark.parametrize(
     ("command", "reason"),
     [
-        ("some-internal-tool --check", "not recognised as state-changing; review before running"),
-        ("./healthcheck.sh", "not recognised as state-changing; review before running"),
-        ("kubectl port-forward svc/api 8080:80", "not recognised"),
-        ("docker swarm ls", "not recognised"),
+        ("some-internal-tool --check", "is not a command known to be read-only"),
+        ("./healthcheck.sh", "runs a script the validator cannot inspect"),
+        ("/opt/tools/check.py --all", "runs a script the validator cannot inspect"),
+        ("docker frobnicate", "is not a known read-only docker subcommand"),
+        ("docker swarm ls", "changes the swarm"),
+        ("kubectl frobnicate pods", "is not a known read-only kubectl subcommand"),
         ("bash healthcheck.sh", "runs a script the validator cannot inspect"),
         ("python3 check.py", "runs a script the validator cannot inspect"),
         ("source ~/.profile", "runs a script the validator cannot inspect"),
         ("python -c 'print(1)'", "runs inline code the validator cannot inspect"),
         ("perl -ne 'print if /ERROR/' app.log", "runs inline code the validator cannot inspect"),
-        ("python3 -m json.tool data.json", "not recognised"),
+        ("ruby -e 'puts 1'", "runs inline code the validator cannot inspect"),
+        ("php -r 'echo 1;'", "runs inline code the validator cannot inspect"),
+        ("node -e 'console.log(1)'", "runs inline code the validator cannot inspect"),
+        ("mongosh --eval 'print(1)'", "runs inline code the validator cannot inspect"),
+        (
+            "curl -s https://x.example.com"
+            " | python3 -c 'import json,sys; print(json.load(sys.stdin))'",
+            "runs inline code the validator cannot inspect",
+        ),
+        ("python3 -m http.server", "is not a command known to be read-only"),
         ("bash", "starts an interactive shell"),
         ("python3", "starts an interactive shell"),
-        (";", "not recognised"),
+        ("psql -h db -U app", "opens an interactive database prompt"),
+        ("redis-cli -h cache", "opens an interactive Redis prompt"),
+        ("ssh web1", "opens an interactive shell on another host"),
+        (";", "is not a command known to be read-only"),
     ],
 )
-def test_an_unknown_command_is_read_only_with_a_prompt_to_review(command: str, reason: str) -> None:
+def test_an_unknown_command_script_code_or_prompt_is_never_read_only(
+    command: str, reason: str
+) -> None:
     verdict = _verdict(command)
-    assert verdict.safety is READ
+    assert verdict.safety is MUTATING
     assert reason in verdict.reason
+    assert not verdict.is_safe
