@@ -33,14 +33,6 @@ ENGLISH = _words(
     "strings su tail tee test time top touch tr trap tree true type w wait watch which who yes "
     "command exec nice if then else elif while until do"
 )
-# Tools found in text even if the tables are reorganised (the validator still decides on them).
-_ALWAYS = dict.fromkeys(
-    _words(
-        "kubectl oc helm docker podman systemctl journalctl aws gcloud az terraform redis-cli "
-        "psql mysql git rm dd mkfs shred wipefs iptables crontab"
-    ),
-    True,
-)
 # Words that are never a command inside a sentence (prepositions and shell keywords).
 _NOT_MID_SENTENCE = _words("at batch case done for if then else elif while until do !")
 # Wrappers that, inside a sentence, are a command only when a command or an option follows.
@@ -114,7 +106,7 @@ def query_command(text: str) -> str:
 def known(word: str) -> bool:
     """A command the validator knows by name (`kubectl`, `/usr/bin/rm`, `mkfs.ext4`, `pip3`)."""
     name = command_name(word)
-    tables = (COMMANDS, HANDLERS, WRAPPERS, _ALWAYS)
+    tables = (COMMANDS, HANDLERS, WRAPPERS)
     return any(lookup(table, name) is not None for table in tables)
 
 
@@ -173,7 +165,7 @@ def _named(word: str) -> bool:
     if not _WORD.match(word):
         return False
     name = word.rstrip("0123456789.")
-    return any(name in table for table in (COMMANDS, HANDLERS, _ALWAYS))
+    return any(name in table for table in (COMMANDS, HANDLERS))
 
 
 def _verb_at(rest: Sequence[str], index: int) -> bool:

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.command_text import find_candidates
+from domain.command_words import known
 from domain.safety import (
     CommandSafety,
     CommandVerdict,
@@ -248,3 +249,35 @@ def test_no_unsafe_command_survives_and_checking_twice_changes_nothing(lines: li
     assert_nothing_unsafe(once.text)
     assert twice.text == once.text
     assert twice.removed == ()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "kubectl",
+        "oc",
+        "helm",
+        "docker",
+        "podman",
+        "systemctl",
+        "journalctl",
+        "aws",
+        "gcloud",
+        "az",
+        "terraform",
+        "redis-cli",
+        "psql",
+        "mysql",
+        "git",
+        "rm",
+        "dd",
+        "mkfs",
+        "shred",
+        "wipefs",
+        "iptables",
+        "crontab",
+    ],
+)
+def test_the_tools_people_run_in_incidents_are_found_in_text(name: str) -> None:
+    """Text scanning knows commands from the validator's tables: these must stay in them."""
+    assert known(name)
