@@ -46,6 +46,7 @@ FIRST_CALL_IMPORTS = (
     "litellm.proxy.openai_files_endpoints.common_utils",
 )
 """Modules the first completion would import (found by profiling the bot's first turn)."""
+WARM_UP_PROMPT = [{"role": "user", "content": "connection refused on port 5432"}]
 
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
 T = TypeVar("T")
@@ -119,10 +120,18 @@ class LiteLLMGateway:
         Also what litellm and the OpenAI client import only when the first request goes out
         (~0.4 s, most of it holding the event loop, with every case waiting).
         """
-        self._litellm()
+        litellm = self._litellm()
         for module in FIRST_CALL_IMPORTS:
             with contextlib.suppress(ImportError):  # internals: a later version may differ
                 importlib.import_module(module)
+        # Each model's window is looked up (for some providers, by asking the server) and the
+        # first prompt too big to fit by its size alone is counted with a tokenizer that litellm
+        # imports and builds then (~0.3 s with the event loop held): both now, not in a turn.
+        config = self._config
+        models = (config.model, config.fast_model, config.judge_model, *config.fallback_models)
+        for model in dict.fromkeys(m for m in models if m):
+            self._budget(model)
+            litellm.token_counter(model=model, messages=WARM_UP_PROMPT)
 
     async def structured(
         self,
@@ -266,20 +275,29 @@ class LiteLLMGateway:
             import litellm  # heavy (~4 s): imported on first use only
 
             litellm.suppress_debug_info = True
+            # Prompts are counted with the tiktoken encodings litellm bundles, for every model:
+            # for Llama, Command R and older Claude names it would otherwise fetch a tokenizer
+            # from the Hugging Face hub while a turn waits (nothing is downloaded at run time).
+            # Fitting keeps a reserve for the reply, so an approximate count is enough.
+            litellm.disable_hf_tokenizer_download = True
             self._module = litellm
         return self._module
 
+    def _budget(self, model: str) -> int:
+        """Tokens a prompt to ``model`` may take: its window less the reserve for the reply."""
+        if model not in self._windows:
+            window = context_window(self._litellm(), model, self._config.default_context_window)
+            self._windows[model] = window - min(self._config.output_reserve_tokens, window // 4)
+        return self._windows[model]
+
     def _fit(self, model: str, messages: Sequence[ChatMessage]) -> list[Message]:
         litellm = self._litellm()
-        if model not in self._windows:
-            window = context_window(litellm, model, self._config.default_context_window)
-            self._windows[model] = window - min(self._config.output_reserve_tokens, window // 4)
 
         def count(batch: list[Message]) -> int:
             return int(litellm.token_counter(model=model, messages=batch))
 
         plain = [{"role": m.role, "content": m.content} for m in messages]
-        return fit_messages(plain, budget=self._windows[model], count=count)
+        return fit_messages(plain, budget=self._budget(model), count=count)
 
     async def _record(
         self,

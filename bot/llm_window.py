@@ -20,6 +20,7 @@ MESSAGE_OVERHEAD_TOKENS = 16
 
 Message = dict[str, str]
 TokenCounter = Callable[[list[Message]], int]
+"""Tokens the messages take as sent (litellm's ``token_counter``)."""
 
 
 def context_window(litellm: Any, model: str, default: int) -> int:
@@ -33,20 +34,33 @@ def context_window(litellm: Any, model: str, default: int) -> int:
 
 
 def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounter) -> list[Message]:
-    """Messages that fit ``budget`` tokens, keeping the first and the last."""
+    """Messages that fit ``budget`` tokens, keeping the first and the last.
+
+    Each message is counted once, alone: the sum over-counts what they take together by a few
+    tokens each (the counter's reply priming), which errs on the safe side, and dropping one of
+    hundreds of excerpts does not run the tokenizer over the whole prompt again.
+    """
     fitted = [dict(m) for m in messages]
-    if len(fitted) < 2 or most_tokens(fitted) <= budget or count(fitted) <= budget:
+    if len(fitted) < 2 or most_tokens(fitted) <= budget:
         return fitted
+    sizes = [count([m]) for m in fitted]
+    total = sum(sizes)
     head, middle, tail = fitted[:1], fitted[1:-1], fitted[-1:]
-    while middle and count(head + middle + tail) > budget:
-        middle.pop(0)
-    fitted = head + middle + tail
+    dropped = 0
+    while dropped < len(middle) and total > budget:
+        total -= sizes[1 + dropped]
+        dropped += 1
+    fitted = head + middle[dropped:] + tail
     for _ in range(4):
-        excess = count(fitted) - budget
+        excess = total - budget
         if excess <= 0:
             return fitted
         fitted[-1] = _shorten(fitted[-1], excess)
-    logger.warning("prompt still exceeds the context window", extra={"budget": budget})
+        shortened = count(fitted[-1:])
+        total += shortened - sizes[-1]
+        sizes[-1] = shortened
+    if total > budget:
+        logger.warning("prompt still exceeds the context window", extra={"budget": budget})
     return fitted
 
 

@@ -118,3 +118,45 @@ def test_loading_also_imports_what_the_first_openai_compatible_call_would() -> N
     )
 
     assert shown.stdout.split() == ["False", "False", "True", "True"]
+
+
+FIRST_BIG_PROMPT = """
+import sys
+import litellm.rust_bridge.tokenizer as dispatch
+from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from domain.llm import ChatMessage, MemoryCallRecorder
+from tests.fakes.clock import FakeClock
+
+model = "ollama/llama-3-8b"
+config = GatewayConfig(model=model, default_context_window=1000, output_reserve_tokens=100)
+gateway = LiteLLMGateway(config, recorder=MemoryCallRecorder(), clock=FakeClock())
+gateway.load()
+fetched = []
+def from_pretrained(*args, **kwargs):
+    fetched.append(args)
+    raise OSError("no network")
+dispatch.from_pretrained = from_pretrained
+before = set(sys.modules)
+prompt = [
+    ChatMessage(role="system", content="rules " * 400),
+    ChatMessage(role="user", content="what now " * 400),
+]
+fitted = gateway._fit(model, prompt)
+print(len(set(sys.modules) - before), len(fetched), len(fitted))
+"""
+
+
+def test_after_loading_the_first_prompt_to_count_loads_and_fetches_nothing() -> None:
+    # Counting a prompt too big to fit by its size used to import and build litellm's tokenizer
+    # in the middle of a turn (~0.3 s with the event loop held), and for a Llama model to ask
+    # the Hugging Face hub for one.
+    shown = subprocess.run(
+        [sys.executable, "-c", FIRST_BIG_PROMPT],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+
+    assert shown.stdout.split() == ["0", "0", "2"]

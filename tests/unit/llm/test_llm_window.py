@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
+from bot.llm_gateway import GatewayConfig, LiteLLMGateway
 from bot.llm_window import TRIM_MARK, context_window, fit_messages, most_tokens
+from domain.llm import MemoryCallRecorder
 
 
 class FakeLitellm:
@@ -88,3 +90,55 @@ def test_a_prompt_that_cannot_fit_is_sent_after_trying() -> None:
 
     assert fitted == [system, newest]
     assert TRIM_MARK not in fitted[-1]["content"]
+
+
+def test_each_message_is_counted_once_however_many_are_dropped() -> None:
+    counted: list[int] = []
+
+    def counting(batch: list[dict[str, str]]) -> int:
+        counted.append(len(batch))
+        return words(batch)
+
+    system = {"role": "system", "content": "rules " * 5}
+    excerpts = [{"role": "user", "content": f"excerpt {n} " + "w " * 8} for n in range(200)]
+    newest = {"role": "user", "content": "what now"}
+
+    fitted = fit_messages([system, *excerpts, newest], budget=100, count=counting)
+
+    # The oldest excerpts go first; the tokenizer never runs over the whole prompt again.
+    assert fitted == [system, *excerpts[-9:], newest]
+    assert counted == [1] * 202
+
+
+def test_shortening_the_newest_input_recounts_only_it() -> None:
+    counted: list[int] = []
+
+    def counting(batch: list[dict[str, str]]) -> int:
+        counted.append(len(batch))
+        return words(batch)
+
+    system = {"role": "system", "content": "rules"}
+    newest = {"role": "user", "content": " ".join(f"w{n}" for n in range(2000))}
+
+    fitted = fit_messages([system, newest], budget=1000, count=counting)
+
+    assert TRIM_MARK in fitted[-1]["content"]
+    assert words(fitted) <= 1000
+    assert set(counted) == {1}
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-4o", "openai/test-model", "ollama/llama-3-8b"])
+def test_messages_counted_alone_never_sum_below_their_count_together(model: str) -> None:
+    # litellm as the gateway sets it up (one bundled tokenizer for every model).
+    gateway = LiteLLMGateway(GatewayConfig(model=model), recorder=MemoryCallRecorder())
+    litellm = gateway._litellm()
+    messages = [
+        {"role": "system", "content": "You pair with on-call engineers. " * 30},
+        {"role": "user", "content": "081109 203615 148 INFO dfs.DataNode: block terminating\n" * 9},
+        {"role": "assistant", "content": "Which pods restarted?"},
+        {"role": "user", "content": "api-7f9c and api-2b1d, OOMKilled 🔥"},
+    ]
+
+    alone = sum(litellm.token_counter(model=model, messages=[m]) for m in messages)
+
+    assert alone >= litellm.token_counter(model=model, messages=messages)
