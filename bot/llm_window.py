@@ -45,12 +45,11 @@ def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounte
         return fitted
     sizes = [count([m]) for m in fitted]
     total = sum(sizes)
-    head, middle, tail = fitted[:1], fitted[1:-1], fitted[-1:]
-    dropped = 0
-    while dropped < len(middle) and total > budget:
-        total -= sizes[1 + dropped]
-        dropped += 1
-    fitted = head + middle[dropped:] + tail
+    keep = 1  # index of the oldest message between the first and the last still kept
+    while keep < len(fitted) - 1 and total > budget:
+        total -= sizes[keep]
+        keep += 1
+    fitted = fitted[:1] + fitted[keep:]
     for _ in range(4):
         excess = total - budget
         if excess <= 0:

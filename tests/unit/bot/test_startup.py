@@ -106,18 +106,21 @@ print(*before, *(module in sys.modules for module in modules))
 """
 
 
-def test_loading_also_imports_what_the_first_openai_compatible_call_would() -> None:
-    # A fresh interpreter: in this one, earlier tests may have imported it already.
+def in_a_fresh_interpreter(script: str) -> list[str]:
+    """What ``script`` prints, as words: in this interpreter, earlier tests imported litellm."""
     shown = subprocess.run(
-        [sys.executable, "-c", LOADED_ON_FIRST_CALL],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
         cwd=Path(__file__).resolve().parents[3],
     )
+    return shown.stdout.split()
 
-    assert shown.stdout.split() == ["False", "False", "True", "True"]
+
+def test_loading_also_imports_what_the_first_openai_compatible_call_would() -> None:
+    assert in_a_fresh_interpreter(LOADED_ON_FIRST_CALL) == ["False", "False", "True", "True"]
 
 
 FIRST_BIG_PROMPT = """
@@ -150,13 +153,4 @@ def test_after_loading_the_first_prompt_to_count_loads_and_fetches_nothing() -> 
     # Counting a prompt too big to fit by its size used to import and build litellm's tokenizer
     # in the middle of a turn (~0.3 s with the event loop held), and for a Llama model to ask
     # the Hugging Face hub for one.
-    shown = subprocess.run(
-        [sys.executable, "-c", FIRST_BIG_PROMPT],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[3],
-    )
-
-    assert shown.stdout.split() == ["0", "0", "2"]
+    assert in_a_fresh_interpreter(FIRST_BIG_PROMPT) == ["0", "0", "2"]

@@ -27,6 +27,17 @@ def words(batch: list[dict[str, str]]) -> int:
     return sum(len(m["content"].split()) for m in batch)
 
 
+class CountingWords:
+    """A word counter noting how many messages each call counted."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def __call__(self, batch: list[dict[str, str]]) -> int:
+        self.sizes.append(len(batch))
+        return words(batch)
+
+
 @pytest.mark.parametrize(
     ("info", "expected"),
     [
@@ -93,12 +104,7 @@ def test_a_prompt_that_cannot_fit_is_sent_after_trying() -> None:
 
 
 def test_each_message_is_counted_once_however_many_are_dropped() -> None:
-    counted: list[int] = []
-
-    def counting(batch: list[dict[str, str]]) -> int:
-        counted.append(len(batch))
-        return words(batch)
-
+    counting = CountingWords()
     system = {"role": "system", "content": "rules " * 5}
     excerpts = [{"role": "user", "content": f"excerpt {n} " + "w " * 8} for n in range(200)]
     newest = {"role": "user", "content": "what now"}
@@ -107,16 +113,11 @@ def test_each_message_is_counted_once_however_many_are_dropped() -> None:
 
     # The oldest excerpts go first; the tokenizer never runs over the whole prompt again.
     assert fitted == [system, *excerpts[-9:], newest]
-    assert counted == [1] * 202
+    assert counting.sizes == [1] * 202
 
 
 def test_shortening_the_newest_input_recounts_only_it() -> None:
-    counted: list[int] = []
-
-    def counting(batch: list[dict[str, str]]) -> int:
-        counted.append(len(batch))
-        return words(batch)
-
+    counting = CountingWords()
     system = {"role": "system", "content": "rules"}
     newest = {"role": "user", "content": " ".join(f"w{n}" for n in range(2000))}
 
@@ -124,7 +125,7 @@ def test_shortening_the_newest_input_recounts_only_it() -> None:
 
     assert TRIM_MARK in fitted[-1]["content"]
     assert words(fitted) <= 1000
-    assert set(counted) == {1}
+    assert set(counting.sizes) == {1}
 
 
 @pytest.mark.parametrize("model", ["openai/gpt-4o", "openai/test-model", "ollama/llama-3-8b"])
