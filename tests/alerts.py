@@ -1,4 +1,4 @@
-"""The real Alertmanager payloads in `../shared/data/alerts/`, and alerts built from real rules.
+"""The real Alertmanager payloads in `tests/data/alerts/`, and alerts built from real rules.
 
 * `sample(name)`: a webhook notification as the prometheus-msteams project recorded it (v4).
 * `resolved(payload)`: the same notification as Alertmanager sends it once the group resolves
@@ -14,18 +14,14 @@ import hashlib
 import json
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-from tests.loghub import SHARED_DATA
+from tests.paths import ALERTS
 
-ALERTS = SHARED_DATA / "alerts"
 MSTEAMS = ALERTS / "prometheus-msteams"
 RULES = ALERTS / "kube-prometheus-rules"
-WORKFLOWS = Path(__file__).resolve().parent / "data" / "workflows"
-BROKEN_WORKFLOWS = Path(__file__).resolve().parent / "data" / "workflows-broken"
 
 SINGLE = "alert_testdata_prom_post_request"
 TWO = "alert_testdata_prom_post_request_2_alerts"

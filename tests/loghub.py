@@ -1,4 +1,4 @@
-"""The shared LogHub and runbook data, with each log's line-level ground truth."""
+"""The LogHub samples and runbooks in `tests/data/`, with each log's line-level ground truth."""
 
 from __future__ import annotations
 
@@ -6,10 +6,8 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
-LOGHUB = SHARED_DATA / "loghub"
-RUNBOOKS = SHARED_DATA / "runbooks"
+from tests.paths import LOGHUB, RUNBOOKS
+
 SYSTEMS = ("Apache", "BGL", "HDFS", "Hadoop", "Linux", "OpenSSH", "Spark", "Zookeeper")
 
 
@@ -58,11 +56,11 @@ class LogSystem:
 
 
 def systems() -> list[LogSystem]:
-    """All shared LogHub systems."""
+    """All LogHub systems in the test data."""
     return [LogSystem(name) for name in SYSTEMS]
 
 
 def runbook_files() -> list[Path]:
-    """Every shared runbook document (markdown, YAML, JSON)."""
+    """Every runbook document in the test data (markdown, YAML, JSON)."""
     suffixes = {".md", ".yaml", ".yml", ".json"}
     return sorted(path for path in RUNBOOKS.rglob("*") if path.suffix in suffixes)

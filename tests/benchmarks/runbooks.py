@@ -1,10 +1,10 @@
-"""The knowledge base the bot benchmarks search: the public runbooks in ../shared/data/runbooks."""
+"""The knowledge base the bot benchmarks search: the public runbooks in `tests/data/runbooks/`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-RUNBOOKS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "runbooks"
+from tests.paths import RUNBOOKS
 
 
 def runbooks() -> tuple[list[Path], list[Path]]:

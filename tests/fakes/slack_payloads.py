@@ -1,4 +1,4 @@
-"""Requests as Slack sends them: the real samples in `../shared/data/slack/`, copied and overridden.
+"""Requests as Slack sends them: the real samples in `tests/data/slack/`, copied and overridden.
 
 Events are JSON `event_callback` envelopes, interactivity is a form with `payload=<json>`, slash
 commands are forms; each `SlackRequest` can be POSTed signed to `/slack/events` or pushed over

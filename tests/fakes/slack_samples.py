@@ -1,4 +1,4 @@
-"""The real Slack samples in `../shared/data/slack/`, and Slack-shaped ids and timestamps."""
+"""The real Slack samples in `tests/data/slack/`, and Slack-shaped ids and timestamps."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import json
 import secrets
 import time
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-SAMPLES_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "slack"
+from tests.paths import SLACK_SAMPLES
 
 _serial = itertools.count(1)
 _last_ts_us = 0
@@ -19,7 +18,7 @@ _last_ts_us = 0
 
 @cache
 def _read(relative: str) -> str:
-    return (SAMPLES_DIR / relative).read_text(encoding="utf-8")
+    return (SLACK_SAMPLES / relative).read_text(encoding="utf-8")
 
 
 def load_sample(relative: str) -> dict[str, Any]:

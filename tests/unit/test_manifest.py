@@ -21,9 +21,10 @@ from bot.worker import Arrivals
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import eventually
+from tests.paths import SLACK_SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
-SCHEMA = ROOT.parent / "shared" / "data" / "slack" / "manifest.schema.1.0.0.json"
+SCHEMA = SLACK_SAMPLES / "manifest.schema.1.0.0.json"
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 
 

@@ -19,11 +19,11 @@ from domain.decisions import answer
 from domain.proposals import propose
 from domain.status import CaseStatus, ClosureReason
 from rag.workflow_index import LanceWorkflowIndex
-from tests.alerts import WORKFLOWS
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer, Scripted, reply
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, BotHarness, JsonDict, buttons, text_of
+from tests.paths import WORKFLOWS
 from tests.rag_fakes import HashingEmbedder
 from tests.unit.domain.workflows.catalog_data import findings
 from tests.unit.domain.workflows.catalog_data import reply as rca_reply

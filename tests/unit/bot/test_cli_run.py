@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.alerts import BROKEN_WORKFLOWS
+from tests.paths import BROKEN_WORKFLOWS
 
 
 @pytest.fixture(autouse=True)

@@ -7,10 +7,10 @@ import json
 from slack_sdk.signature import Clock, SignatureVerifier
 
 from tests.fakes.slack_payloads import SlackPayloads
-from tests.fakes.slack_samples import SAMPLES_DIR
 from tests.fakes.slack_signing import sign, signature
+from tests.paths import SLACK_SAMPLES
 
-VECTOR = json.loads((SAMPLES_DIR / "signature" / "slack_signing_test_vector.json").read_text())
+VECTOR = json.loads((SLACK_SAMPLES / "signature" / "slack_signing_test_vector.json").read_text())
 
 
 class _PinnedClock(Clock):
