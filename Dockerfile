@@ -23,7 +23,9 @@ RUN pip install -c constraints.txt '.[postgres]'
 # An example remediation catalog: FM_WORKFLOW_CATALOG_DIR=/app/examples/workflows to try it.
 COPY examples ./examples
 
-RUN useradd --create-home --uid 10001 fm \
+# Fixed ids, so a Kubernetes securityContext can name them (runAsUser/runAsGroup/fsGroup 10001).
+RUN groupadd --gid 10001 fm \
+    && useradd --create-home --uid 10001 --gid fm fm \
     && mkdir -p /data \
     && chown fm:fm /data
 
@@ -34,7 +36,8 @@ ENV FM_DATA_DIR=/data \
     LANCEDB_LOG=error \
     TOKENIZERS_PARALLELISM=false
 
-USER fm
+# Numeric, so runAsNonRoot can verify it without looking the name up in the image.
+USER 10001:10001
 
 # Load the bundled embedding model once, offline, as the runtime user: the build fails here
 # (not at the first incident) if the model is incomplete, and any cache lands in fm's home.
@@ -44,5 +47,7 @@ model = SentenceTransformer(str(resolve_model_path(None)), device='cpu'); \
 assert model.encode(['warm-up']).shape == (1, 384)"
 
 VOLUME /data
+# `fm run` serves GET /healthz and POST /alerts/alertmanager (and, with --http, POST /slack/events)
+# on --port, default 3000; deploy/ has Compose and Kubernetes examples that run it with --http.
 EXPOSE 3000
 CMD ["fm", "run"]
