@@ -11,6 +11,7 @@ import logging
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -199,6 +200,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         owner=instance_name(settings),
         concurrency=options.concurrency,
         poll_interval_s=options.poll_interval_s,
+        stale_after=timedelta(seconds=settings.worker_stale_after_s),
         arrivals=arrivals,
     )
     services.intake.subscribe(worker.notify)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -20,6 +21,8 @@ ASYNC_DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 TOKEN_PREFIXES = {"slack_bot_token": "xoxb-", "slack_app_token": "xapp-"}
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 MIN_TOKEN_CHARS = 16
+# Below this a replica's heartbeat (an eighth of it) would come too often to be worth a write.
+MIN_STALE_AFTER_S = 2.0
 
 
 class SettingsError(Exception):
@@ -192,6 +195,13 @@ class Settings(BaseSettings):
         "a positive whole number of megabytes, e.g. 25",
         "larger uploads are refused with a clear message",
     )
+    worker_stale_after_s: float = _setting(
+        "FM_WORKER_STALE_AFTER_S",
+        120.0,
+        f"a number of seconds, at least {MIN_STALE_AFTER_S:g}, e.g. 120",
+        "how long a replica may go silent before another resumes its unfinished work; each"
+        " replica renews what it holds every eighth of this",
+    )
     log_level: LogLevel = _setting(
         "FM_LOG_LEVEL",
         "INFO",
@@ -235,6 +245,13 @@ class Settings(BaseSettings):
     def _positive(cls, value: float) -> float:
         if value <= 0:
             raise ValueError("must be positive")
+        return value
+
+    @field_validator("worker_stale_after_s")
+    @classmethod
+    def _stale_after_floor(cls, value: float) -> float:
+        if not MIN_STALE_AFTER_S <= value < math.inf:  # also refuses nan
+            raise ValueError(f"must be at least {MIN_STALE_AFTER_S:g} and finite")
         return value
 
     @field_validator("alert_token")

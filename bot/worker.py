@@ -7,9 +7,10 @@
   they are claimed in their turn they are already answered and just completed.
 * Listeners wake the worker as soon as they record something, so a placeholder appears at once.
 * Each worker instance has an `owner` name, stable across restarts (host and data directory), and
-  keeps the items it holds fresh with a heartbeat. On start it resumes what its previous run left
-  "processing"; items whose holder fell silent for `stale_after` (a replica that crashed) are
-  resumed by whichever instance notices first; items another live replica holds are left alone.
+  keeps the items it holds fresh with a heartbeat every eighth of `stale_after`. On start it
+  resumes what its previous run left "processing"; items whose holder fell silent for
+  `stale_after` (a replica that crashed) are resumed by whichever instance notices first, within
+  `stale_after` + one heartbeat of the crash; items another live replica holds are left alone.
   `stop` lets running items finish within a grace period and returns the rest to the queue.
 * Finished items (done, or failed for good) are deleted a week after they finished, checked once
   an hour: Slack redelivers an event for minutes, never for days.
@@ -39,8 +40,10 @@ Report = Callable[[InboxItem, BaseException, str], Awaitable[None]]
 COALESCING_KINDS = frozenset({WorkKind.OPEN_CASE, *TURN_KINDS})
 MAX_SEEN_PER_CASE = 200
 ACKS_FIRST_S = 0.2
-HEARTBEAT_S = 15.0
 STALE_AFTER = timedelta(minutes=2)
+# A live holder renews its items this many times within `stale_after`, so a few missed beats
+# (a busy event loop, a slow database) do not make its work look abandoned.
+HEARTBEATS_PER_STALE = 8
 KEEP_FINISHED = timedelta(days=7)
 PURGE_EVERY = timedelta(hours=1)
 
@@ -85,14 +88,18 @@ class Worker:
         owner: str,
         concurrency: int = 8,
         poll_interval_s: float = 1.0,
-        heartbeat_s: float = HEARTBEAT_S,
+        heartbeat_s: float | None = None,
         stale_after: timedelta = STALE_AFTER,
         keep_finished: timedelta = KEEP_FINISHED,
         arrivals: Arrivals | None = None,
     ) -> None:
         self._inbox = inbox
         self._owner = owner
-        self._heartbeat = timedelta(seconds=heartbeat_s)
+        self._heartbeat = (
+            stale_after / HEARTBEATS_PER_STALE
+            if heartbeat_s is None
+            else timedelta(seconds=heartbeat_s)
+        )
         self._handle = handle
         self._report = report
         self._clock = clock
@@ -191,7 +198,14 @@ class Worker:
             if not claimed and not self._running and not self._wake.is_set():
                 self._idle.set()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._poll_interval_s)
+                await asyncio.wait_for(self._wake.wait(), self._until_next_round(last_beat))
+
+    def _until_next_round(self, last_beat: datetime) -> float:
+        """The poll interval, or less when a heartbeat is due sooner (it bounds the resumption)."""
+        if not self._heartbeat:  # a beat every round
+            return self._poll_interval_s
+        due = (last_beat + self._heartbeat - self._clock.now()).total_seconds()
+        return max(0.0, min(self._poll_interval_s, due))
 
     async def _beat(self, now: datetime) -> None:
         """Say this instance still works on its items; resume those of silent (crashed) ones;
