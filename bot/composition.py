@@ -41,6 +41,7 @@ from bot.executors import build_executor
 from bot.jobs import Jobs
 from bot.listeners import register_all
 from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from bot.object_store import lancedb_storage_options
 from bot.services import Services
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
@@ -453,7 +454,9 @@ async def _workflow_index(
     if not len(catalog) or options.knowledge is not None:
         return None
     embedder = SentenceTransformerEmbedder(resolve_model_path(settings.embedding_model))
-    return await LanceWorkflowIndex.open(settings.lancedb_uri, embedder, catalog)
+    return await LanceWorkflowIndex.open(
+        settings.lancedb_uri, embedder, catalog, lancedb_storage_options(settings)
+    )
 
 
 async def _knowledge(
@@ -465,6 +468,7 @@ async def _knowledge(
     # answer for every search of every turn would only add model calls.
     service = await open_knowledge_service(
         lancedb_uri=settings.lancedb_uri,
+        storage_options=lancedb_storage_options(settings),
         embedding_model=settings.embedding_model,
         llm=None,
         max_upload_bytes=settings.max_upload_bytes,

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 from bot.doctor_probes import Migrations, Probes
+from bot.object_store import explain_store_error, lancedb_storage_options
 from bot.settings import Settings, mask_url
 from rag.embedding_model import resolve_model_path
+
+# LanceDB's errors are one line of a Rust debug dump, often over a thousand characters long.
+LANCE_REASON_CHARS = 300
 
 
 class Verdict(StrEnum):
@@ -137,19 +141,27 @@ def check_database(url: str, probes: Probes) -> Check:
     return _revision_check(current, head)
 
 
-def check_lancedb(uri: str, list_tables: Callable[[str], list[str]]) -> Check:
+def check_lancedb(
+    uri: str,
+    list_tables: Callable[[str, Mapping[str, str]], list[str]],
+    storage_options: Mapping[str, str] | None = None,
+) -> Check:
     """LanceDB opens at the configured location and lists its tables."""
     if "://" not in uri and not Path(uri).exists():
         return Check("lancedb", Verdict.OK, f"{uri} will be created on first use.")
+    options = storage_options or {}
+    where = mask_url(uri)
+    if "aws_endpoint" in options:
+        where += f" at {mask_url(options['aws_endpoint'])}"
     try:
-        tables = list_tables(uri)
+        tables = sorted(list_tables(uri, options))
     except Exception as exc:  # lancedb raises many unrelated types; the message is what matters
-        return Check(
-            "lancedb",
-            Verdict.FAIL,
-            f"cannot open {mask_url(uri)} ({_reason(exc)}). Check FM_LANCEDB_URI.",
-        )
-    return Check("lancedb", Verdict.OK, f"{mask_url(uri)} opens; {len(tables)} table(s).")
+        meaning = explain_store_error(str(exc))
+        if meaning is None:
+            meaning = f"{_reason(exc)[:LANCE_REASON_CHARS]}. Check FM_LANCEDB_URI"
+        return Check("lancedb", Verdict.FAIL, f"cannot open {where}: {meaning}.")
+    names = f": {', '.join(tables)}" if tables else ""
+    return Check("lancedb", Verdict.OK, f"{where} opens; {len(tables)} table(s){names}.")
 
 
 def check_embedding_model(
@@ -188,7 +200,9 @@ def collect_checks(
         check_llm(settings),
         check_data_dir(settings.data_dir),
         check_database(settings.database_url, probes),
-        check_lancedb(settings.lancedb_uri, probes.lancedb_tables),
+        check_lancedb(
+            settings.lancedb_uri, probes.lancedb_tables, lancedb_storage_options(settings)
+        ),
         check_embedding_model(
             settings.embedding_model, deep=deep, dimension=probes.embedding_dimension
         ),

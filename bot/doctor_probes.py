@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -54,11 +54,16 @@ async def _join_aiosqlite_workers() -> None:
             await asyncio.to_thread(thread.join, 1.0)
 
 
-def list_lancedb_tables(uri: str) -> list[str]:
-    """Open LanceDB at `uri` and list its tables."""
+# The doctor reports an unreachable object store in seconds instead of retrying for minutes.
+QUICK_FAILURE = {"connect_timeout": "5s", "client_max_retries": "1", "client_retry_timeout": "15"}
+
+
+def list_lancedb_tables(uri: str, storage_options: Mapping[str, str]) -> list[str]:
+    """Open LanceDB at `uri` with its storage options and list its tables."""
     import lancedb
 
-    return list(lancedb.connect(uri).list_tables().tables)
+    options = {**storage_options, **QUICK_FAILURE} if storage_options else None
+    return list(lancedb.connect(uri, storage_options=options).list_tables().tables)
 
 
 def embedding_dimension(path: Path) -> int:
@@ -75,5 +80,5 @@ class Probes:
 
     select_one: Callable[[str], None] = select_one
     migrations: Callable[[], Migrations] = load_migrations
-    lancedb_tables: Callable[[str], list[str]] = list_lancedb_tables
+    lancedb_tables: Callable[[str, Mapping[str, str]], list[str]] = list_lancedb_tables
     embedding_dimension: Callable[[Path], int] = embedding_dimension

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.object_store import lancedb_storage_options
 from bot.settings import Settings
 from domain.knowledge import IngestReport, KnowledgeBaseKind, ToolStatus
 from rag.excerpts import Excerpt
@@ -81,6 +82,7 @@ def expand_paths(paths: Sequence[str]) -> list[tuple[Path, str]]:
 async def _open(settings: Settings) -> KnowledgeService:
     return await open_knowledge_service(
         lancedb_uri=settings.lancedb_uri,
+        storage_options=lancedb_storage_options(settings),
         embedding_model=settings.embedding_model,
         llm=None,
         max_upload_bytes=settings.max_upload_bytes,

@@ -21,6 +21,15 @@ ASYNC_DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 TOKEN_PREFIXES = {"slack_bot_token": "xoxb-", "slack_app_token": "xapp-"}
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 MIN_TOKEN_CHARS = 16
+# S3's bucket naming rules; a wrong name otherwise fails only at the first LanceDB call.
+S3_BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")
+S3_FIELDS = (
+    "s3_endpoint",
+    "s3_region",
+    "s3_access_key_id",
+    "s3_secret_access_key",
+    "s3_allow_http",
+)
 # Below this a replica's heartbeat (an eighth of it) would come too often to be worth a write.
 MIN_STALE_AFTER_S = 2.0
 
@@ -101,8 +110,39 @@ class Settings(BaseSettings):
     lancedb_uri_override: str | None = _setting(
         "FM_LANCEDB_URI",
         None,
-        "a local directory or an object-store URI",
+        "a local directory or an object-store URI such as s3://bucket/prefix (a bucket name has"
+        " 3-63 lowercase letters, digits, dots or hyphens)",
         "LanceDB location; default $FM_DATA_DIR/lancedb",
+    )
+    s3_endpoint: str | None = _setting(
+        "FM_S3_ENDPOINT",
+        None,
+        "an http:// or https:// URL",
+        "S3-compatible server for an s3:// FM_LANCEDB_URI (MinIO, Ceph...); empty = AWS's own",
+    )
+    s3_region: str = _setting(
+        "FM_S3_REGION",
+        "us-east-1",
+        "a region name such as us-east-1 (letters, digits, hyphens)",
+        "region of the FM_LANCEDB_URI bucket",
+    )
+    s3_access_key_id: str | None = _setting(
+        "FM_S3_ACCESS_KEY_ID",
+        None,
+        "an access key id",
+        "access key for the bucket; empty = the usual AWS chain (IAM role, AWS_* environment)",
+    )
+    s3_secret_access_key: SecretStr | None = _setting(
+        "FM_S3_SECRET_ACCESS_KEY",
+        None,
+        "the secret of FM_S3_ACCESS_KEY_ID",
+        "secret access key for the bucket; set with FM_S3_ACCESS_KEY_ID",
+    )
+    s3_allow_http: bool = _setting(
+        "FM_S3_ALLOW_HTTP",
+        False,
+        "true or false",
+        "allow an http:// FM_S3_ENDPOINT (unencrypted: a private network or tests only)",
     )
     embedding_model: str | None = _setting(
         "FM_EMBEDDING_MODEL",
@@ -217,7 +257,7 @@ class Settings(BaseSettings):
             raise ValueError(f"must start with {prefix}")
         return value
 
-    @field_validator("slack_api_url", "llm_api_base", "workflow_webhook_url")
+    @field_validator("slack_api_url", "llm_api_base", "workflow_webhook_url", "s3_endpoint")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -232,6 +272,21 @@ class Settings(BaseSettings):
     def _trailing_slash(cls, value: str) -> str:
         # slack_sdk joins method names onto the base URL, so it must end with "/".
         return value if value.endswith("/") else value + "/"
+
+    @field_validator("lancedb_uri_override")
+    @classmethod
+    def _s3_bucket_name(cls, value: str | None) -> str | None:
+        bucket = s3_bucket(value or "")
+        if bucket is not None and not S3_BUCKET.fullmatch(bucket):
+            raise ValueError("not a valid bucket name")
+        return value
+
+    @field_validator("s3_region")
+    @classmethod
+    def _region_name(cls, value: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9-]+", value):
+            raise ValueError("not a region name")
+        return value
 
     @field_validator("database_url_override")
     @classmethod
@@ -344,7 +399,7 @@ def load_settings(env: Mapping[str, str] | None = None, env_file: str | None = "
         settings = Settings.model_validate(known)
     except ValidationError as exc:
         raise SettingsError(problems + _describe_errors(exc, known)) from None
-    problems += _combination_problems(settings)
+    problems += _combination_problems(settings) + _object_store_problems(settings)
     if problems:
         raise SettingsError(problems)
     return settings
@@ -360,6 +415,38 @@ def _combination_problems(settings: Settings) -> list[str]:
         )
     if settings.workflow_executor == "webhook" and not settings.workflow_webhook_url:
         problems.append("FM_WORKFLOW_WEBHOOK_URL: required when FM_WORKFLOW_EXECUTOR is webhook")
+    return problems
+
+
+def s3_bucket(uri: str) -> str | None:
+    """The bucket of an s3:// URI, or None for a local path or another store."""
+    parts = urlsplit(uri)
+    return parts.netloc if parts.scheme in ("s3", "s3+ddb") else None
+
+
+def _object_store_problems(settings: Settings) -> list[str]:
+    """FM_S3_* settings that cannot work together, or that would be silently ignored."""
+    if s3_bucket(settings.lancedb_uri) is None:
+        # A replica writing to its own disk while its operator believes it uses the bucket.
+        return [
+            f"{Settings.model_fields[name].validation_alias}: only used with an s3://"
+            f" FM_LANCEDB_URI (LanceDB is at {mask_url(settings.lancedb_uri)}); set"
+            " FM_LANCEDB_URI=s3://bucket/prefix or remove it"
+            for name in S3_FIELDS
+            if name in settings.model_fields_set
+        ]
+    problems = []
+    if (settings.s3_access_key_id is None) != (settings.s3_secret_access_key is None):
+        problems.append(
+            "FM_S3_ACCESS_KEY_ID, FM_S3_SECRET_ACCESS_KEY: set both, or neither to use the usual"
+            " AWS credential chain (IAM role, AWS_* environment)"
+        )
+    endpoint = settings.s3_endpoint or ""
+    if endpoint.startswith("http://") and not settings.s3_allow_http:
+        problems.append(
+            "FM_S3_ENDPOINT: an http:// endpoint sends data and signed requests unencrypted; set"
+            " FM_S3_ALLOW_HTTP=true to allow it (a private network or tests), or use https://"
+        )
     return problems
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from domain.base import utc_now
@@ -236,10 +236,11 @@ async def open_knowledge_service(
     max_upload_bytes: int,
     case_access: CaseAccess | None = None,
     embedder: Embedder | None = None,
+    storage_options: Mapping[str, str] | None = None,
 ) -> KnowledgeService:
     """Build the service from settings values (the composition root calls this once)."""
     embedder = embedder or SentenceTransformerEmbedder(resolve_model_path(embedding_model))
-    store = await KnowledgeStore.open(lancedb_uri, embedder.dimension)
+    store = await KnowledgeStore.open(lancedb_uri, embedder.dimension, storage_options)
     return KnowledgeService(
         store, embedder, llm, max_upload_bytes=max_upload_bytes, case_access=case_access
     )

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
-import lancedb
 import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree
 
+from rag.connection import connect
 from rag.rows import row_schema
 
 logger = logging.getLogger(__name__)
@@ -20,7 +21,6 @@ logger = logging.getLogger(__name__)
 SMALL_FRAGMENT_LIMIT = 24
 # Fold rows the indexes do not cover yet into them past this many (unindexed rows are scanned).
 UNINDEXED_ROW_LIMIT = 20_000
-READ_CONSISTENCY = timedelta(seconds=2)
 
 
 class TableName(StrEnum):
@@ -45,9 +45,11 @@ class KnowledgeStore:
         self._maintenance = asyncio.Lock()
 
     @classmethod
-    async def open(cls, uri: str, dimension: int) -> KnowledgeStore:
+    async def open(
+        cls, uri: str, dimension: int, storage_options: Mapping[str, str] | None = None
+    ) -> KnowledgeStore:
         """Connect to `uri` (a directory or object-store URI), creating tables and indexes."""
-        connection = await lancedb.connect_async(uri, read_consistency_interval=READ_CONSISTENCY)
+        connection = await connect(uri, storage_options)
         existing = set((await connection.list_tables()).tables)
         tables = {}
         for name in TableName:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any
 
-import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS
@@ -30,6 +30,7 @@ from domain.workflows.catalog import (
     Workflow,
 )
 from domain.workflows.ports import WorkflowMatch
+from rag.connection import connect
 from rag.embeddings import Embedder
 from rag.filters import quote
 from rag.retrieval import fuse, keyword_query, text_match
@@ -98,9 +99,15 @@ class LanceWorkflowIndex:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, uri: str, embedder: Embedder, catalog: Catalog) -> LanceWorkflowIndex:
+    async def open(
+        cls,
+        uri: str,
+        embedder: Embedder,
+        catalog: Catalog,
+        storage_options: Mapping[str, str] | None = None,
+    ) -> LanceWorkflowIndex:
         """Connect to ``uri`` and create the table and its full-text index if needed."""
-        connection = await lancedb.connect_async(uri)
+        connection = await connect(uri, storage_options)
         existing = set((await connection.list_tables()).tables)
         if TABLE in existing:
             table = await connection.open_table(TABLE)

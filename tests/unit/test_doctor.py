@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def fake_probes(current: str | None = "0002") -> Probes:
     return Probes(
         select_one=lambda url: None,
         migrations=lambda: FakeMigrations(current),
-        lancedb_tables=lambda uri: ["evidence", "runbooks"],
+        lancedb_tables=lambda uri, options: ["evidence", "runbooks"],
         embedding_dimension=lambda path: 384,
     )
 
@@ -211,7 +212,7 @@ def test_an_existing_lancedb_directory_is_opened(tmp_path: Path) -> None:
 
 
 def test_lancedb_that_cannot_be_opened_fails() -> None:
-    def unreachable(uri: str) -> list[str]:
+    def unreachable(uri: str, options: Mapping[str, str]) -> list[str]:
         raise OSError("bucket not found")
 
     check = check_lancedb("s3://missing-bucket/lancedb", unreachable)
