@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from storage.db import DURABLE, WRITE_INTENT, create_engine
 from storage.migrate import URL_ATTRIBUTE
 from storage.tables import Base
+
+# Any fixed number: PostgreSQL advisory locks are named by a 64-bit key ("FMMIGR").
+MIGRATION_LOCK = 0x464D4D494752
 
 
 def database_url() -> str:
@@ -44,6 +48,10 @@ def do_run_migrations(connection: Connection) -> None:
         render_as_batch=connection.dialect.name == "sqlite",
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Replicas starting together migrate one at a time; the next ones find it done.
+            # (SQLite's BEGIN IMMEDIATE already serialises them.) Released at commit.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 
