@@ -7,6 +7,7 @@ lets tests and the console swap a port (a fake knowledge base, the terminal as t
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import socket
 from collections.abc import Callable
@@ -216,7 +217,8 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     if options.knowledge is None:
         model_path = resolve_model_path(settings.embedding_model)
         gateway = llm if isinstance(llm, LiteLLMGateway) else None
-        warming = warm_up(model_path, gateway, load_model=warm_model)
+        warm = functools.partial(warm_model, export_dir=settings.embedding_export_dir)
+        warming = warm_up(model_path, gateway, load_model=warm)
         runtime.background.append(asyncio.create_task(warming, name="fm-warm-up"))
     return runtime
 
@@ -453,7 +455,9 @@ async def _workflow_index(
     """The catalog indexed in LanceDB next to the knowledge tables (none without a catalog)."""
     if not len(catalog) or options.knowledge is not None:
         return None
-    embedder = SentenceTransformerEmbedder(resolve_model_path(settings.embedding_model))
+    embedder = SentenceTransformerEmbedder(
+        resolve_model_path(settings.embedding_model), export_dir=settings.embedding_export_dir
+    )
     return await LanceWorkflowIndex.open(
         settings.lancedb_uri, embedder, catalog, lancedb_storage_options(settings)
     )
@@ -470,6 +474,7 @@ async def _knowledge(
         lancedb_uri=settings.lancedb_uri,
         storage_options=lancedb_storage_options(settings),
         embedding_model=settings.embedding_model,
+        export_dir=settings.embedding_export_dir,
         llm=None,
         max_upload_bytes=settings.max_upload_bytes,
         case_access=RepositoryCaseAccess(repositories.cases),

@@ -84,6 +84,7 @@ async def _open(settings: Settings) -> KnowledgeService:
         lancedb_uri=settings.lancedb_uri,
         storage_options=lancedb_storage_options(settings),
         embedding_model=settings.embedding_model,
+        export_dir=settings.embedding_export_dir,
         llm=None,
         max_upload_bytes=settings.max_upload_bytes,
     )

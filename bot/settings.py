@@ -348,6 +348,11 @@ class Settings(BaseSettings):
         return self.lancedb_uri_override or str(self.data_dir / "lancedb")
 
     @property
+    def embedding_export_dir(self) -> Path:
+        """Where the embedding model's ONNX copy is kept, made once from its weights."""
+        return self.data_dir / "models"
+
+    @property
     def alerts_enabled(self) -> bool:
         """Whether the alert endpoint accepts notifications (a token is configured)."""
         return self.alert_token is not None and bool(self.alert_channel)

@@ -10,13 +10,12 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from sentence_transformers import SentenceTransformer
+from rag.embedding_backend import load_encoder
 
 logger = logging.getLogger(__name__)
 
@@ -25,8 +24,21 @@ BATCH_SIZE = 32
 SMALL_REQUEST = 4
 """Requests of at most this many texts (search queries) are coalesced with concurrent ones."""
 _LOCK = threading.Lock()
-# One model per directory for the whole process: loading costs ~10 s and ~600 MB.
-_MODELS: dict[str, SentenceTransformer] = {}
+# One loaded model per directory (and copy folder) for the whole process.
+_MODELS: dict[tuple[str, str | None], Encoder] = {}
+
+
+class Encoder(Protocol):
+    """A loaded model (ONNX copy or torch), computing vectors on the calling thread."""
+
+    @property
+    def dimension(self) -> int:
+        """Length of each vector."""
+        ...
+
+    def encode(self, texts: Sequence[str]) -> Vectors:
+        """Unit-length vectors for `texts`, in order."""
+        ...
 
 
 class Embedder(Protocol):
@@ -44,39 +56,35 @@ class Embedder(Protocol):
         ...
 
 
-def load_model(path: Path) -> SentenceTransformer:
-    """The sentence-transformers model at `path`, loaded on first use and then shared."""
-    key = str(path)
+def load_model(path: Path, export_dir: Path | None = None) -> Encoder:
+    """The model at `path`, loaded on first use and then shared (see rag.embedding_backend)."""
+    key = (str(path), str(export_dir) if export_dir else None)
     with _LOCK:
         if key not in _MODELS:
-            from sentence_transformers import SentenceTransformer
-            from transformers.utils import logging as transformers_logging
-
-            # Progress bars and "sequence longer than 256 tokens" notices (encode truncates, as
-            # intended) are noise on a bot's and the CLI's stderr.
-            disable_progress_bar: Callable[[], None] = transformers_logging.disable_progress_bar
-            quiet: Callable[[], None] = transformers_logging.set_verbosity_error
-            disable_progress_bar()
-            quiet()
-            logger.info("loading embedding model", extra={"model_path": key})
-            _MODELS[key] = SentenceTransformer(key, device="cpu", local_files_only=True)
+            _MODELS[key] = load_encoder(path, export_dir)
         return _MODELS[key]
 
 
-def warm_model(path: Path) -> None:
+def warm_model(path: Path, export_dir: Path | None = None) -> None:
     """Load the model at `path` and encode once.
 
     The first forward pass after loading takes ~0.2 s more than the others (torch sets up its
     kernels and buffers); at start-up, not in someone's first question.
     """
-    SentenceTransformerEmbedder(path).encode(["connection refused on port 5432"])
+    load_model(path, export_dir).encode(["connection refused on port 5432"])
 
 
 class SentenceTransformerEmbedder:
-    """The local model (bundled all-MiniLM-L6-v2 by default), encoding off the event loop."""
+    """The local model (bundled all-MiniLM-L6-v2 by default), encoding off the event loop.
 
-    def __init__(self, model_path: Path, *, batch_size: int = BATCH_SIZE) -> None:
+    With an `export_dir` the model runs from its ONNX copy there (made on first load), else torch.
+    """
+
+    def __init__(
+        self, model_path: Path, *, export_dir: Path | None = None, batch_size: int = BATCH_SIZE
+    ) -> None:
         self._path = model_path
+        self._export_dir = export_dir
         self._batch_size = batch_size
         self._coalescers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Coalescer] = (
             weakref.WeakKeyDictionary()
@@ -88,20 +96,11 @@ class SentenceTransformerEmbedder:
         configured = _configured_dimension(self._path)
         if configured is not None:
             return configured
-        dimension = load_model(self._path).get_embedding_dimension()
-        return int(dimension) if dimension else 0
+        return load_model(self._path, self._export_dir).dimension
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         """Vectors for one batch, computed on this thread (blocking)."""
-        model = load_model(self._path)
-        vectors = model.encode(
-            list(texts),
-            batch_size=self._batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vectors, dtype=np.float32)
+        return load_model(self._path, self._export_dir).encode(texts)
 
     async def embed(
         self, texts: Sequence[str], *, on_batch: Callable[[int], None] | None = None

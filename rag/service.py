@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 
 from domain.base import utc_now
 from domain.knowledge import (
@@ -237,9 +238,12 @@ async def open_knowledge_service(
     case_access: CaseAccess | None = None,
     embedder: Embedder | None = None,
     storage_options: Mapping[str, str] | None = None,
+    export_dir: Path | None = None,
 ) -> KnowledgeService:
     """Build the service from settings values (the composition root calls this once)."""
-    embedder = embedder or SentenceTransformerEmbedder(resolve_model_path(embedding_model))
+    embedder = embedder or SentenceTransformerEmbedder(
+        resolve_model_path(embedding_model), export_dir=export_dir
+    )
     store = await KnowledgeStore.open(lancedb_uri, embedder.dimension, storage_options)
     return KnowledgeService(
         store, embedder, llm, max_upload_bytes=max_upload_bytes, case_access=case_access

@@ -123,12 +123,12 @@ async def test_small_requests_report_progress_too(size: int) -> None:
 
 
 class StandInModel:
-    """Records what it was asked to encode, as the loaded sentence-transformers model would."""
+    """Records what it was asked to encode, as the loaded model (ONNX copy or torch) would."""
 
     def __init__(self) -> None:
         self.encoded: list[list[str]] = []
 
-    def encode(self, texts: list[str], **options: object) -> np.ndarray:
+    def encode(self, texts: list[str]) -> np.ndarray:
         self.encoded.append(texts)
         return np.ones((len(texts), DIMENSION), dtype=np.float32)
 
@@ -138,14 +138,14 @@ def test_warming_the_model_loads_it_and_runs_one_forward_pass(
 ) -> None:
     model, loaded = StandInModel(), []
 
-    def load(path: Path) -> StandInModel:
-        loaded.append(path)
+    def load(path: Path, export_dir: Path | None) -> StandInModel:
+        loaded.append((path, export_dir))
         return model
 
     monkeypatch.setattr(embeddings, "load_model", load)
 
-    embeddings.warm_model(Path("model"))
+    embeddings.warm_model(Path("model"), Path("copies"))
 
     assert loaded
-    assert set(loaded) == {Path("model")}
+    assert set(loaded) == {(Path("model"), Path("copies"))}
     assert len(model.encoded) == 1
