@@ -1,7 +1,11 @@
 """The LLM gateway: litellm behind the domain's LLMPort.
 
-Structured replies are requested with the pydantic model as ``response_format`` and validated here
-(litellm does not); an invalid reply gets one repair attempt that shows the model its errors.
+Structured replies are asked for in the mode each model supports (`bot.llm_modes`: strict schema,
+tool call or prompted JSON, stepping down once when a provider refuses) with a schema every provider
+accepts (`bot.llm_schema`), and validated here against the pydantic model (litellm does not); an
+invalid reply gets one repair attempt that shows the model its errors. A provider that answers
+with a refusal (bad request, key, model name, content filter, context size) raises
+``LLMRefusedError`` naming the cause; it is not retried.
 Retries are our own bounded loop (exponential backoff with jitter, ``Retry-After`` honoured), so
 litellm's and the OpenAI client's hidden retries are switched off. litellm is imported on first
 use, never at import time; ``LITELLM_LOCAL_MODEL_COST_MAP=True`` must already be set (the Makefile
@@ -12,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import importlib
-import json
 import logging
 import random
 import time
@@ -25,6 +27,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.llm_calls import Completion, Failure, brief, classify, completion_from, elapsed, validate
+from bot.llm_modes import Mode, ModeBook, request_options, with_schema_prompt
+from bot.llm_schema import parse_reply
 from bot.llm_window import Message, context_window, fit_messages
 from domain.llm import (
     ChatMessage,
@@ -32,10 +36,12 @@ from domain.llm import (
     LLMCallRecord,
     LLMCallRecorder,
     LLMRateLimitedError,
+    LLMRefusedError,
     LLMReplyInvalidError,
     LLMTimeoutError,
     LLMUnavailableError,
     ModelTier,
+    RefusalCause,
 )
 from domain.ports import Clock
 
@@ -54,6 +60,10 @@ T = TypeVar("T")
 REPAIR_PROMPT = (
     "Your previous reply did not match the required JSON schema. Errors:\n{errors}\n"
     "Reply again with only one JSON object that matches the schema exactly."
+)
+CUT_OFF_PROMPT = (
+    "Your previous reply was cut off at the output limit, so it is not valid JSON. Reply again "
+    "with the same JSON object, shorter: keep agent_response brief and leave out optional details."
 )
 _ERRORS: dict[LLMCallOutcome, type[LLMUnavailableError]] = {
     LLMCallOutcome.TIMEOUT: LLMTimeoutError,
@@ -108,6 +118,7 @@ class LiteLLMGateway:
         self._jitter = jitter
         self._module: Any = None
         self._windows: dict[str, int] = {}
+        self._book: ModeBook | None = None
 
     @property
     def enabled(self) -> bool:
@@ -132,6 +143,21 @@ class LiteLLMGateway:
         for model in dict.fromkeys(m for m in models if m):
             self._budget(model)
             litellm.token_counter(model=model, messages=WARM_UP_PROMPT)
+            self.mode(model)
+
+    def models(self) -> list[tuple[ModelTier, str]]:
+        """Each configured tier and the model serving it (empty in no-LLM mode)."""
+        config = self._config
+        if not config.model:
+            return []
+        chosen = {ModelTier.FAST: config.fast_model, ModelTier.JUDGE: config.judge_model}
+        return [(tier, chosen.get(tier) or config.model) for tier in ModelTier]
+
+    def mode(self, model: str) -> Mode:
+        """How ``model`` is asked for structured replies now (it may step down once refused)."""
+        if self._book is None:
+            self._book = ModeBook(self._litellm())
+        return self._book.mode(model)
 
     async def structured(
         self,
@@ -186,57 +212,121 @@ class LiteLLMGateway:
         self, model: str, messages: Sequence[ChatMessage], schema: type[ReplyT], call: _Call
     ) -> ReplyT:
         fitted = self._fit(model, messages)
-        first = await self._complete(model, fitted, schema, call)
+        while True:
+            mode = self.mode(model)
+            try:
+                return await self._ask(mode, model, fitted, schema, call)
+            except _SchemaRefusedError as refused:
+                assert self._book is not None
+                if not self._book.step_down(model, mode, refused.detail):
+                    raise LLMRefusedError(
+                        RefusalCause.BAD_REQUEST, model=model, detail=refused.detail
+                    ) from None
+
+    async def _ask(
+        self, mode: Mode, model: str, fitted: list[Message], schema: type[ReplyT], call: _Call
+    ) -> ReplyT:
+        """One reply in ``mode``, with one repair attempt (afresh, in a lower mode, after prose)."""
+        prompt = fitted if mode.sends_schema else with_schema_prompt(fitted, schema)
+        first = await self._complete(model, prompt, request_options(mode, schema), call)
         try:
             reply = validate(schema, first.content)
         except ValidationError as error:
             await self._record(model, call, first, LLMCallOutcome.INVALID, brief(error))
-            repair = [
-                *fitted,
-                {"role": "assistant", "content": first.content},
-                {"role": "user", "content": REPAIR_PROMPT.format(errors=brief(error))},
-            ]
+            retry, mode = self._repair(mode, model, fitted, prompt, first, error, schema)
         else:
             await self._record(model, call, first, LLMCallOutcome.OK)
             return reply
-        second = await self._complete(model, repair, schema, call)
+        second = await self._complete(model, retry, request_options(mode, schema), call)
         try:
             reply = validate(schema, second.content)
         except ValidationError as error:
             await self._record(model, call, second, LLMCallOutcome.INVALID, brief(error))
-            raise LLMReplyInvalidError(f"{model} replied invalid JSON twice") from error
+            cut_off = first.cut_off and second.cut_off
+            raise LLMReplyInvalidError(
+                f"{model} replied invalid JSON twice", cut_off=cut_off
+            ) from error
         await self._record(model, call, second, LLMCallOutcome.REPAIRED)
         return reply
 
+    def _repair(
+        self,
+        mode: Mode,
+        model: str,
+        fitted: list[Message],
+        prompt: list[Message],
+        first: Completion,
+        error: ValidationError,
+        schema: type[BaseModel],
+    ) -> tuple[list[Message], Mode]:
+        """The second attempt's messages and mode.
+
+        A model that answered prose despite a schema sent to its provider ignores that schema (an
+        Ollama model without structured output): it steps down and is asked afresh with the schema
+        in the prompt. Any other reply is shown its errors, or told it was cut off.
+        """
+        if mode.sends_schema and not _holds_json(first.content) and not first.cut_off:
+            assert self._book is not None
+            self._book.step_down(model, mode, "it answered prose despite the schema")
+            lower = self.mode(model)
+            return with_schema_prompt(fitted, schema), lower
+        note = CUT_OFF_PROMPT if first.cut_off else REPAIR_PROMPT.format(errors=brief(error))
+        retry = [
+            *prompt,
+            {"role": "assistant", "content": first.content},
+            {"role": "user", "content": note},
+        ]
+        return retry, mode
+
     async def _text(self, model: str, messages: Sequence[ChatMessage], call: _Call) -> str:
-        completion = await self._complete(model, self._fit(model, messages), None, call)
+        completion = await self._complete(model, self._fit(model, messages), {}, call)
         await self._record(model, call, completion, LLMCallOutcome.OK)
         return completion.content
 
     # ------------------------------------------------------------ one completion, with retries
 
     async def _complete(
-        self, model: str, messages: list[Message], schema: type[BaseModel] | None, call: _Call
+        self, model: str, messages: list[Message], options: dict[str, Any], call: _Call
     ) -> Completion:
+        """One answer: transient failures retried, refusals raised at once with their cause."""
         config = self._config
         for attempt in range(config.max_retries + 1):
             try:
-                return await self._attempt(model, messages, schema)
+                completion = await self._attempt(model, messages, options)
             except Failure as failure:
-                last_try = attempt == config.max_retries
-                if not failure.retryable or last_try:
-                    await self._record(
-                        model,
-                        call,
-                        Completion("", latency_ms=failure.latency_ms),
-                        failure.outcome,
-                        failure.message,
-                    )
-                    raise _ERRORS.get(failure.outcome, LLMUnavailableError)(
-                        failure.message
-                    ) from None
-                await self._sleep(self._delay(attempt, failure.retry_after))
+                if failure.retryable and attempt < config.max_retries:
+                    await self._sleep(self._delay(attempt, failure.retry_after))
+                    continue
+                await self._failed(model, call, failure)
+            else:
+                return await self._checked(model, call, completion)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    async def _failed(self, model: str, call: _Call, failure: Failure) -> None:
+        """Record a failed call and raise what the core understands."""
+        empty = Completion("", latency_ms=failure.latency_ms)
+        await self._record(model, call, empty, failure.outcome, failure.message)
+        if failure.schema_refused:
+            raise _SchemaRefusedError(failure.message)
+        if failure.cause is not None:
+            logger.warning(
+                "%s refused the request: %s", model, failure.message, extra={"model": model}
+            )
+            raise LLMRefusedError(failure.cause, model=model, detail=failure.message)
+        raise _ERRORS.get(failure.outcome, LLMUnavailableError)(failure.message)
+
+    async def _checked(self, model: str, call: _Call, completion: Completion) -> Completion:
+        """The completion, unless the model declined or a content filter stopped it."""
+        cause = None
+        if completion.refusal:
+            cause = RefusalCause.DECLINED
+        elif completion.finish_reason == "content_filter":
+            cause = RefusalCause.CONTENT_FILTER
+        if cause is None:
+            return completion
+        detail = (completion.refusal or "stopped by the content filter")[:300]
+        await self._record(model, call, completion, LLMCallOutcome.REFUSED, detail)
+        raise LLMRefusedError(cause, model=model, detail=detail)
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         """Exponential backoff with full jitter; the server's Retry-After wins when given."""
@@ -247,13 +337,12 @@ class LiteLLMGateway:
         return ceiling * self._jitter()
 
     async def _attempt(
-        self, model: str, messages: list[Message], schema: type[BaseModel] | None
+        self, model: str, messages: list[Message], extra: dict[str, Any]
     ) -> Completion:
         litellm = self._litellm()
         config = self._config
         options: dict[str, Any] = {"num_retries": 0, "max_retries": 0, "timeout": config.timeout_s}
-        if schema is not None:
-            options["response_format"] = json.loads(response_format(schema))
+        options.update(extra)
         started = time.monotonic()
         try:
             async with asyncio.timeout(config.timeout_s):
@@ -265,7 +354,8 @@ class LiteLLMGateway:
                     **options,
                 )
         except Exception as error:  # every provider error is classified, none escapes raw
-            raise classify(litellm, error, elapsed(started)) from error
+            sent_format = "response_format" in extra
+            raise classify(litellm, error, elapsed(started), sent_format=sent_format) from error
         return completion_from(litellm, response, elapsed(started))
 
     # ------------------------------------------------------------ helpers
@@ -327,13 +417,17 @@ class LiteLLMGateway:
             logger.warning("could not record an LLM call of %s", call.template, exc_info=True)
 
 
-@functools.cache
-def response_format(schema: type[BaseModel]) -> str:
-    """The ``response_format`` litellm would derive from ``schema``, as JSON, worked out once.
+class _SchemaRefusedError(Exception):
+    """The provider refused the reply schema (HTTP 400 naming it): try the next mode."""
 
-    Deriving it (a strict JSON schema) costs milliseconds of CPU; each call gets its own copy,
-    since providers may adjust the dict they are given.
-    """
-    from litellm.llms.base_llm.base_utils import type_to_response_format_param
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
 
-    return json.dumps(type_to_response_format_param(schema))
+
+def _holds_json(content: str) -> bool:
+    try:
+        parse_reply(content)
+    except ValueError:
+        return False
+    return True

@@ -495,6 +495,8 @@ def mask_url(value: str) -> str:
 # Libraries read these at import time; air-gapped operation depends on them (STACK-NOTES).
 OFFLINE_DEFAULTS = {
     "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    # Otherwise the first Anthropic call fetches litellm's beta-header table from GitHub.
+    "LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS": "True",
     "HF_HUB_OFFLINE": "1",
     "TRANSFORMERS_OFFLINE": "1",
     "LANCEDB_LOG": "error",

@@ -41,6 +41,10 @@ class LLMCallOutcome(StrEnum):
     TIMEOUT = "timeout"
     RATE_LIMITED = "rate_limited"
     UNAVAILABLE = "unavailable"
+    REFUSED = "refused"
+    """The provider answered and refused: a bad request, key, model name, filter or size."""
+    SCHEMA_REFUSED = "schema_refused"
+    """The provider refused the reply schema; the call was made again with the schema prompted."""
     ERROR = "error"
 
 
@@ -61,7 +65,7 @@ class LLMCallRecord(DomainModel):
 
 
 class LLMUnavailableError(DomainError):
-    """No model is configured, or the provider could not be reached in time."""
+    """No reply came: no model is configured, the provider could not be reached, or it refused."""
 
 
 class LLMTimeoutError(LLMUnavailableError):
@@ -72,8 +76,74 @@ class LLMRateLimitedError(LLMUnavailableError):
     """The provider kept rate-limiting the calls until the retries ran out."""
 
 
+class RefusalCause(StrEnum):
+    """Why a provider that answered refused a request."""
+
+    BAD_REQUEST = "bad_request"
+    AUTHENTICATION = "authentication"
+    PERMISSION = "permission"
+    MODEL_NOT_FOUND = "model_not_found"
+    CONTENT_FILTER = "content_filter"
+    CONTEXT_TOO_LONG = "context_too_long"
+    DECLINED = "declined"
+    """The model itself declined to answer (a safety refusal)."""
+
+
+_REFUSALS: dict[RefusalCause, tuple[str, str]] = {
+    RefusalCause.AUTHENTICATION: (
+        "the model provider rejected the API key for {model} (401)",
+        "check FM_LLM_API_KEY, then run `fm doctor --deep`",
+    ),
+    RefusalCause.PERMISSION: (
+        "the model provider refused this key access to {model} (403)",
+        "check that the key may use {setting}, then run `fm doctor --deep`",
+    ),
+    RefusalCause.MODEL_NOT_FOUND: (
+        "the model provider does not know the model {model} (404)",
+        "check {setting}, then run `fm doctor --deep`",
+    ),
+    RefusalCause.CONTENT_FILTER: (
+        "the model provider's content filter blocked the request to {model}",
+        "rephrase the message or leave out the flagged text, then try again",
+    ),
+    RefusalCause.CONTEXT_TOO_LONG: (
+        "the conversation is too long for the context window of {model}",
+        "share a shorter excerpt, or set {setting} to a model with a larger window",
+    ),
+    RefusalCause.DECLINED: (
+        "{model} declined to answer",
+        "rephrase the request, then try again",
+    ),
+    RefusalCause.BAD_REQUEST: (
+        "the model provider refused the request to {model} as invalid (400)",
+        "run `fm doctor --deep` to see why, and check {setting}",
+    ),
+}
+
+
+class LLMRefusedError(LLMUnavailableError):
+    """The provider answered and refused the request; ``cause`` says why."""
+
+    def __init__(self, cause: RefusalCause, *, model: str, detail: str = "") -> None:
+        suffix = f" ({detail})" if detail else ""
+        super().__init__(f"{model} refused the request: {cause.value}{suffix}")
+        self.cause = cause
+        self.model = model
+        self.detail = detail
+
+    def explain(self, *, setting: str = "FM_LLM_MODEL") -> tuple[str, str]:
+        """What happened and what to do, as two clauses for one plain sentence."""
+        happened, todo = _REFUSALS[self.cause]
+        return happened.format(model=self.model), todo.format(setting=setting)
+
+
 class LLMReplyInvalidError(DomainError):
     """The model's reply did not match the schema, even after one repair attempt."""
+
+    def __init__(self, message: str, *, cut_off: bool = False) -> None:
+        super().__init__(message)
+        self.cut_off = cut_off
+        """The reply was cut off at the model's output limit (both times)."""
 
 
 class LLMCallRecorder(Protocol):

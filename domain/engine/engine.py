@@ -38,6 +38,7 @@ from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
 from domain.llm import (
     LLMPort,
     LLMRateLimitedError,
+    LLMRefusedError,
     LLMReplyInvalidError,
     LLMTimeoutError,
     LLMUnavailableError,
@@ -57,6 +58,22 @@ FAULTS: dict[type[Exception], str] = {
     LLMReplyInvalidError: "The model answered with something I could not use, twice, so nothing "
     "in the case changed; send your message again to retry.",
 }
+CUT_OFF = (
+    "The model's answer was cut off at its output limit, twice, so nothing in the case changed; "
+    "send your message again, or ask a narrower question."
+)
+
+
+def fault_sentence(error: Exception) -> str:
+    """One plain sentence saying what went wrong at the model, and what to do."""
+    if isinstance(error, LLMRefusedError):
+        happened, todo = error.explain()
+        return f"{happened[0].upper()}{happened[1:]}, so nothing in the case changed; {todo}."
+    if isinstance(error, LLMReplyInvalidError) and error.cut_off:
+        return CUT_OFF
+    return next(text for kind, text in FAULTS.items() if isinstance(error, kind))
+
+
 SUMMARY_CHARS = 200
 
 
@@ -102,7 +119,12 @@ class TurnEngine:
         debug = DebugInfo(template=prompt.template, template_hash=prompt.template_hash)
         try:
             reply = await self._ask(prompt, case.case_id)
-        except (LLMTimeoutError, LLMRateLimitedError, LLMReplyInvalidError) as error:
+        except (
+            LLMTimeoutError,
+            LLMRateLimitedError,
+            LLMRefusedError,
+            LLMReplyInvalidError,
+        ) as error:
             return self._fault(work, error, debug)
         except LLMUnavailableError:
             return self._no_llm(work, unreachable=True)
@@ -258,7 +280,7 @@ class TurnEngine:
             "turn failed at the model",
             extra={"case_id": work.original.case_id, "error": type(error).__name__},
         )
-        sentence = next(text for kind, text in FAULTS.items() if isinstance(error, kind))
+        sentence = fault_sentence(error)
         debug = debug.model_copy(update={"llm_outcome": type(error).__name__})
         if work.decided:
             text = f"{decision_note(work.decided)}\n{sentence}"

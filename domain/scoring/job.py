@@ -20,6 +20,7 @@ from domain.llm import (
     ChatMessage,
     LLMPort,
     LLMRateLimitedError,
+    LLMRefusedError,
     LLMReplyInvalidError,
     LLMTimeoutError,
     LLMUnavailableError,
@@ -228,6 +229,9 @@ class ScoringJob:
         for attempt in range(1, attempts + 1):
             try:
                 return await call(messages)
+            except LLMRefusedError as refused:
+                # The same request would be refused again: say why now, no waits.
+                raise JudgeFailedError(refusal_reason(refused, phase)) from refused
             except RETRYABLE as error:
                 logger.warning(
                     "judge turn failed",
@@ -266,3 +270,9 @@ def failure_reason(error: Exception, phase: ScoringPhase, attempts: int) -> str:
     else:
         cause = next((text for kind, text in CAUSES if isinstance(error, kind)), "the judge failed")
     return f"{cause[0].upper()}{cause[1:]} ({attempts} attempts, while {PHASE_WORDS[phase]})."
+
+
+def refusal_reason(error: LLMRefusedError, phase: ScoringPhase) -> str:
+    """Why the provider refused the judge, and what to do, in one sentence."""
+    happened, todo = error.explain(setting="FM_LLM_JUDGE_MODEL")
+    return f"{happened[0].upper()}{happened[1:]} while {PHASE_WORDS[phase]}; {todo}."

@@ -17,7 +17,13 @@ from pydantic import BaseModel
 
 from domain.engine.scrub import SafetyLog
 from domain.evidence_requests import AcquisitionGuidance
-from domain.llm import LLMPort, LLMReplyInvalidError, LLMUnavailableError, ModelTier
+from domain.llm import (
+    LLMPort,
+    LLMRefusedError,
+    LLMReplyInvalidError,
+    LLMUnavailableError,
+    ModelTier,
+)
 from domain.ports import Clock
 from domain.workflows.catalog import Catalog, LabelFilters, RcaSeverity, Workflow
 from domain.workflows.incident import IncidentContext
@@ -38,6 +44,17 @@ LOGGED_REPLY_CHARS = 4000
 SCHEMA_PROBLEM = "the reply did not match the response schema (JSON structure or required fields)"
 MODEL_FAILED = "The model could not be reached or did not answer in time, so there is no analysis."
 SELECTION_FAILED = "The model failed while choosing workflows, so none is offered."
+INVALID_TWICE = "The model answered with something I could not use, twice, so there is no analysis."
+
+
+def failure_note(error: Exception, *, consequence: str = "there is no analysis") -> str:
+    """One plain sentence: what happened at the model (a refusal named), and what to do."""
+    if isinstance(error, LLMRefusedError):
+        happened, todo = error.explain()
+        return f"{happened[0].upper()}{happened[1:]}, so {consequence}; {todo}."
+    if isinstance(error, LLMReplyInvalidError):
+        return INVALID_TWICE
+    return MODEL_FAILED
 
 
 class OutcomeKind(StrEnum):
@@ -106,7 +123,7 @@ class RcaPlanner:
             findings = await self._ask(investigation_prompt(context, clock=self._clock), case_id)
         except (LLMUnavailableError, LLMReplyInvalidError) as error:
             logger.warning("RCA failed", extra={"case_id": case_id, "error": type(error).__name__})
-            return RcaOutcome(OutcomeKind.FAILED, "", filters, note=MODEL_FAILED)
+            return RcaOutcome(OutcomeKind.FAILED, "", filters, note=failure_note(error))
         assert isinstance(findings, RcaFindings)
         findings = safe_findings(findings)
         query = catalog_query(findings)
@@ -139,6 +156,8 @@ class RcaPlanner:
         except LLMReplyInvalidError:
             _log_invalid(case_id, [SCHEMA_PROBLEM], None)
             return replace(base, problems=[SCHEMA_PROBLEM])
+        except LLMRefusedError as refused:
+            return replace(base, note=failure_note(refused, consequence="no workflow is offered"))
         except LLMUnavailableError:
             return replace(base, note=SELECTION_FAILED)
         assert isinstance(reply, RcaReply)

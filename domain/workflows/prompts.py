@@ -85,6 +85,10 @@ def selection_prompt(
     return _prompt(SELECT, system, user, RcaReply)
 
 
+REPLY_SCHEMAS: tuple[type[BaseModel], ...] = (RcaFindings, RcaReply)
+"""Every reply schema the alert analysis sends."""
+
+
 def _common(clock: Clock) -> dict[str, str]:
     return {
         "now": clock.now().isoformat(timespec="seconds"),

@@ -6,8 +6,10 @@ returns the authoritative response with strategies (phase 5).
 
 The strategy fields that the validator checks (confidence range, risk enum, parameters) are typed
 loosely on purpose: a reply that breaks a rule must still parse, so its analysis can be shown as
-RCA only while the rule it broke is logged. ``parameters`` is the seed's flat object of
-``NAME: value`` pairs; its names differ per workflow, so the schema cannot enumerate them.
+RCA only while the rule it broke is logged. ``parameters`` carries the seed's ``NAME: value`` pairs
+as a list of name/value objects: their names differ per workflow, and a schema with free-form keys
+is refused by providers that enforce strict structured output. Lengths and other limits a strict
+schema cannot carry are checked here, when the reply is parsed.
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ class RcaFindings(DomainModel):
     e.g. 'Kubernetes: kubectl logs deploy/api -n shop --previous')."""
 
 
+class ParameterSetting(DomainModel):
+    """One workflow parameter and the value chosen for it."""
+
+    name: str
+    """The parameter's name, exactly as listed (case-sensitive)."""
+    value: ParameterValue | None
+    """Its value, of the listed type (numbers as JSON numbers); null leaves an optional one out."""
+
+
 class StrategyReply(DomainModel):
     """One remediation strategy: a catalog workflow and its parameter values."""
 
@@ -57,9 +68,18 @@ class StrategyReply(DomainModel):
     """Why your RCA findings lead to this workflow (non-empty)."""
     estimated_risk: str
     """low | medium | high: the risk of running it now."""
-    parameters: dict[str, ParameterValue | None] = Field(default_factory=dict)
-    """NAME: value for the workflow's parameters; names exactly as listed, values of the listed
-    type and within the listed constraints. Every required parameter must be present."""
+    parameters: list[ParameterSetting] = Field(default_factory=list)
+    """One entry per parameter given: names exactly as listed, values of the listed type and within
+    the listed constraints. Every required parameter must be present, each name once."""
+
+    def parameter_values(self) -> dict[str, ParameterValue]:
+        """The values given, by name (nulls left out; a repeated name keeps its last value)."""
+        return {p.name: p.value for p in self.parameters if p.value is not None}
+
+    def repeated_names(self) -> list[str]:
+        """Parameter names given more than once."""
+        names = [p.name for p in self.parameters]
+        return sorted({name for name in names if names.count(name) > 1})
 
 
 class ContextUsed(DomainModel):

@@ -149,8 +149,11 @@ def _workflow(
 def _parameter_problems(
     strategy: StrategyReply, workflow: Workflow
 ) -> tuple[dict[str, ParameterValue], list[tuple[Rule, str]]]:
-    given = {name: value for name, value in strategy.parameters.items() if value is not None}
-    found: list[tuple[Rule, str]] = []
+    given = strategy.parameter_values()
+    found = [
+        (Rule.PARAMETER_NAME, f"parameter {name} is given more than once")
+        for name in strategy.repeated_names()
+    ]
     for parameter in workflow.parameters:
         if parameter.required and parameter.name not in given:
             text = f"required parameter {parameter.name} is missing"

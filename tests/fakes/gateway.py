@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.llm_gateway import GatewayConfig, LiteLLMGateway
 from domain.llm import MemoryCallRecorder
-from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.llm_server import ScriptedModelServer
 
 TEST_MODEL = "openai/test-model"
 
@@ -32,10 +32,10 @@ class GatewayKit:
     config: GatewayConfig
 
 
-def gateway_for(server: FakeLLMServer, **overrides: Any) -> GatewayKit:
+def gateway_for(server: ScriptedModelServer, **overrides: Any) -> GatewayKit:
     """A loaded gateway on the fake server: tiny backoffs, no jitter randomness, 2 s timeout."""
     config = GatewayConfig(
-        model=TEST_MODEL,
+        model=server.model,
         api_base=server.api_base,
         api_key="sk-test-not-a-real-key",
         timeout_s=2.0,

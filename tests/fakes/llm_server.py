@@ -1,19 +1,31 @@
-"""A fake OpenAI-compatible chat-completions server on 127.0.0.1 with scripted replies and faults.
+"""Fake model providers on 127.0.0.1 with scripted replies and faults, over real HTTP.
 
-Each request to ``POST /v1/chat/completions`` (or ``/chat/completions``) takes the next scripted
-item: a JSON reply, a delay, an HTTP status (429 with Retry-After, 500…), a dropped connection,
-malformed JSON or schema-violating JSON. Every request body is kept for assertions.
+Each request takes the next scripted item: a reply, a refusal, a reply cut off at the output limit,
+a delay, an HTTP error, a dropped connection, malformed or schema-violating JSON. Every request
+body is kept for assertions. Before any script is used, the request is checked the way the real
+provider checks it; a request the provider would refuse gets the provider's own error (status and
+body), whatever is scripted.
+
+`ScriptedModelServer` holds what every fake shares; `FakeLLMServer` is OpenAI's chat completions
+API with strict structured outputs. The others live beside it (Anthropic, Ollama, JSON mode only).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from aiohttp import web
 from pydantic import BaseModel
+
+from tests.fakes.provider_rules import fill_nullable, openai_strict_problem
+
+JsonDict = dict[str, Any]
+_SCHEMA_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,12 @@ class Scripted:
     drop: bool = False
     prompt_tokens: int = 120
     completion_tokens: int = 40
+    finish: str = "stop"
+    """``stop``, ``length`` (cut off at the output limit) or ``content_filter``."""
+    refusal: str | None = None
+    """The model declines to answer, with these words."""
+    message: str | None = None
+    """The error message of an HTTP error (the provider's usual words when None)."""
 
 
 def reply(body: BaseModel | dict[str, Any] | str, *, delay_s: float = 0.0) -> Scripted:
@@ -56,10 +74,10 @@ def schema_violation() -> Scripted:
     return Scripted(content=json.dumps({"status": "resolved", "agent_response": 42}))
 
 
-def status(code: int, *, retry_after: str | None = None) -> Scripted:
-    """An HTTP error, optionally with Retry-After."""
+def status(code: int, *, retry_after: str | None = None, message: str | None = None) -> Scripted:
+    """An HTTP error, optionally with Retry-After and the provider's error message."""
     headers = {"Retry-After": retry_after} if retry_after is not None else {}
-    return Scripted(status=code, headers=headers)
+    return Scripted(status=code, headers=headers, message=message)
 
 
 def dropped() -> Scripted:
@@ -67,12 +85,49 @@ def dropped() -> Scripted:
     return Scripted(drop=True)
 
 
-class FakeLLMServer:
-    """Start with ``async with FakeLLMServer() as server``; script with ``server.script(...)``."""
+def refusal(words: str = "I'm sorry, but I can't help with that request.") -> Scripted:
+    """The model declines to answer."""
+    return Scripted(refusal=words)
 
-    def __init__(self) -> None:
+
+def cut_off(body: BaseModel | dict[str, Any] | str) -> Scripted:
+    """A reply that stops at the output limit: its text ends mid-way."""
+    whole = reply(body).content or ""
+    return Scripted(content=whole[: max(1, len(whole) // 2)], finish="length")
+
+
+def filtered() -> Scripted:
+    """The provider's content filter stops the reply."""
+    return Scripted(content="", finish="content_filter")
+
+
+class Refused(Exception):
+    """A request the provider refuses before any model sees it."""
+
+    def __init__(self, status: int, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.fields = fields
+
+
+class ScriptedModelServer(ABC):
+    """What every fake provider shares: scripts, kept requests, a server on a free port.
+
+    Subclasses add their routes, check requests the way their provider does, and render scripted
+    items in their provider's wire format.
+    """
+
+    model_name: ClassVar[str] = "test-model"
+    provider: ClassVar[str] = "openai"
+    base_path: ClassVar[str] = "/v1"
+
+    def __init__(self, *, models: set[str] | None = None) -> None:
         self.queue: list[Scripted] = []
-        self.requests: list[dict[str, Any]] = []
+        self.requests: list[JsonDict] = []
+        self.headers: list[dict[str, str]] = []
+        self.models = models
+        """Models the provider serves (None: any)."""
         self._runner: web.AppRunner | None = None
         self._port = 0
 
@@ -84,17 +139,25 @@ class FakeLLMServer:
     @property
     def api_base(self) -> str:
         """What to give litellm as ``api_base``."""
-        return f"{self.url}/v1"
+        return f"{self.url}{self.base_path}"
 
-    def script(self, *items: Scripted) -> FakeLLMServer:
+    @property
+    def model(self) -> str:
+        """The litellm model string that reaches this fake through its provider's code path."""
+        return f"{self.provider}/{self.model_name}"
+
+    def script(self, *items: Scripted) -> ScriptedModelServer:
         """Queue answers, used in order."""
         self.queue.extend(items)
         return self
 
-    async def __aenter__(self) -> FakeLLMServer:
+    @abstractmethod
+    def routes(self, app: web.Application) -> None:
+        """Add the provider's endpoints."""
+
+    async def __aenter__(self) -> ScriptedModelServer:
         app = web.Application()
-        app.router.add_post("/v1/chat/completions", self._handle)
-        app.router.add_post("/chat/completions", self._handle)
+        self.routes(app)
         self._runner = web.AppRunner(app, shutdown_timeout=0.1, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -108,40 +171,147 @@ class FakeLLMServer:
         assert self._runner is not None
         await self._runner.cleanup()
 
-    async def _handle(self, request: web.Request) -> web.StreamResponse:
+    async def take(self, request: web.Request) -> tuple[JsonDict, Scripted | None]:
+        """Keep the request and take the next script (None when nothing is scripted)."""
         body = await request.json()
         self.requests.append(body)
+        self.headers.append({k.lower(): v for k, v in request.headers.items()})
         if not self.queue:
-            return web.json_response({"error": {"message": "nothing scripted"}}, status=418)
+            return body, None
         item = self.queue.pop(0)
         if item.delay_s:
             await asyncio.sleep(item.delay_s)
+        return body, item
+
+    def known(self, model: str) -> bool:
+        """The provider serves ``model``."""
+        return self.models is None or model in self.models
+
+
+class FakeLLMServer(ScriptedModelServer):
+    """OpenAI chat completions with strict structured outputs (``openai/…`` with ``api_base``).
+
+    Refuses what OpenAI refuses: a strict schema outside its documented subset (400 naming the
+    schema, param ``response_format``), JSON mode without the word "json" in the messages, an
+    unknown model (404). Replies carry ``refusal``, ``finish_reason: length`` and
+    ``content_filter`` as OpenAI sends them; a strict reply has every nullable property filled in.
+    """
+
+    async def __aenter__(self) -> FakeLLMServer:
+        await super().__aenter__()
+        return self
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_post("/v1/chat/completions", self._handle)
+        app.router.add_post("/chat/completions", self._handle)
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        body, item = await self.take(request)
+        try:
+            self.check(body)
+        except Refused as refused:
+            return openai_error(refused.status, refused.message, **refused.fields)
+        if item is None:
+            return openai_error(418, "nothing scripted")
         if item.drop:
             assert request.transport is not None
             request.transport.close()
             return web.Response()
         if item.status != 200:
-            error = {"error": {"message": f"scripted {item.status}", "type": "scripted"}}
-            return web.json_response(error, status=item.status, headers=item.headers)
-        return web.json_response(_completion(body, item))
+            message = item.message or f"scripted {item.status}"
+            return openai_error(item.status, message, headers=item.headers)
+        return web.json_response(completion(body, item, strict_schema(body)))
+
+    def check(self, body: JsonDict) -> None:
+        """Raise Refused for a request OpenAI would refuse."""
+        model = str(body.get("model", ""))
+        if not self.known(model):
+            raise Refused(
+                404,
+                f"The model `{model}` does not exist or you do not have access to it.",
+                code="model_not_found",
+            )
+        check_response_format(body)
 
 
-def _completion(body: dict[str, Any], item: Scripted) -> dict[str, Any]:
+def check_response_format(body: JsonDict) -> None:
+    """OpenAI's rules for ``response_format`` (strict schemas and JSON mode)."""
+    wanted = body.get("response_format") or {}
+    kind = wanted.get("type")
+    if kind == "json_object" and "json" not in json.dumps(body.get("messages", [])).lower():
+        raise Refused(
+            400,
+            "'messages' must contain the word 'json' in some form, to use 'response_format' of "
+            "type 'json_object'.",
+            param="messages",
+        )
+    if kind != "json_schema":
+        return
+    spec = wanted.get("json_schema") or {}
+    name = str(spec.get("name", ""))
+    if not _SCHEMA_NAME.match(name):
+        raise Refused(400, f"Invalid 'response_format.json_schema.name': {name!r}.")
+    if spec.get("strict"):
+        problem = openai_strict_problem(spec.get("schema"))
+        if problem:
+            message = f"Invalid schema for response_format '{name}': {problem}"
+            raise Refused(400, message, param="response_format")
+
+
+def strict_schema(body: JsonDict) -> JsonDict | None:
+    """The strict schema the request asked for, if any."""
+    wanted = body.get("response_format") or {}
+    spec = wanted.get("json_schema") or {}
+    if wanted.get("type") == "json_schema" and spec.get("strict"):
+        schema: JsonDict = spec.get("schema") or {}
+        return schema
+    return None
+
+
+def openai_error(
+    code: int,
+    message: str,
+    *,
+    param: str | None = None,
+    headers: dict[str, str] | None = None,
+    **fields: Any,
+) -> web.Response:
+    """An error as OpenAI sends it."""
+    kind = "server_error" if code >= 500 else "requests" if code == 429 else "invalid_request_error"
+    error = {
+        "message": message,
+        "type": kind,
+        "param": param,
+        "code": fields.get("code"),
+    }
+    return web.json_response({"error": error}, status=code, headers=headers or {})
+
+
+def completion(body: JsonDict, item: Scripted, schema: JsonDict | None) -> JsonDict:
+    """A chat completion as OpenAI sends it."""
+    content = item.content
+    if schema is not None and content:
+        content = _filled(content, schema)
+    message: JsonDict = {"role": "assistant", "content": content, "refusal": None}
+    if item.refusal is not None:
+        message = {"role": "assistant", "content": None, "refusal": item.refusal}
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": 1_763_735_400,
         "model": body.get("model", "test-model"),
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": item.content},
-                "finish_reason": "stop",
-            }
-        ],
+        "choices": [{"index": 0, "message": message, "finish_reason": item.finish}],
         "usage": {
             "prompt_tokens": item.prompt_tokens,
             "completion_tokens": item.completion_tokens,
             "total_tokens": item.prompt_tokens + item.completion_tokens,
         },
     }
+
+
+def _filled(content: str, schema: JsonDict) -> str:
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError:
+        return content
+    return json.dumps(fill_nullable(value, schema))

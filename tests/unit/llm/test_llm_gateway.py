@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.llm_gateway import REPAIR_PROMPT, GatewayConfig, LiteLLMGateway
+from bot.llm_modes import Mode, request_options
 from bot.llm_window import TRIM_MARK
 from domain.base import DomainModel
 from domain.llm import (
@@ -17,11 +18,13 @@ from domain.llm import (
     LLMCallOutcome,
     LLMCallRecord,
     LLMRateLimitedError,
+    LLMRefusedError,
     LLMReplyInvalidError,
     LLMTimeoutError,
     LLMUnavailableError,
     MemoryCallRecorder,
     ModelTier,
+    RefusalCause,
 )
 from tests.fakes.clock import FakeClock
 from tests.fakes.gateway import gateway_for
@@ -220,15 +223,16 @@ async def test_a_timeout_is_not_retried(server: FakeLLMServer) -> None:
     assert record.latency_ms >= 150
 
 
-async def test_a_client_error_is_not_retried(server: FakeLLMServer) -> None:
+async def test_a_client_error_is_a_refusal_and_is_not_retried(server: FakeLLMServer) -> None:
     kit = gateway_for(server)
-    server.script(status(400))
+    server.script(status(400, message="Invalid value for 'temperature'."))
 
-    with pytest.raises(LLMUnavailableError):
+    with pytest.raises(LLMRefusedError) as refused:
         await ask(kit.gateway)
 
+    assert refused.value.cause is RefusalCause.BAD_REQUEST
     assert len(server.requests) == 1
-    assert kit.recorder.records[0].outcome is LLMCallOutcome.ERROR
+    assert kit.recorder.records[0].outcome is LLMCallOutcome.REFUSED
     assert kit.sleeps.waits == []
 
 
@@ -277,11 +281,10 @@ async def test_text_replies_need_no_schema(server: FakeLLMServer) -> None:
     assert kit.recorder.records[0].outcome is LLMCallOutcome.OK
 
 
-async def test_each_call_sends_the_schema_litellm_derives_and_its_own_copy(
+async def test_each_call_sends_the_portable_schema_and_its_own_copy(
     server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import litellm
-    from litellm.llms.base_llm.base_utils import type_to_response_format_param
 
     kit = gateway_for(server)
     server.script(reply(GOOD), reply(GOOD))
@@ -297,7 +300,7 @@ async def test_each_call_sends_the_schema_litellm_derives_and_its_own_copy(
     await ask(kit.gateway)
     await ask(kit.gateway)
 
-    assert given == [type_to_response_format_param(Verdict)] * 2
+    assert given == [request_options(Mode.STRICT_SCHEMA, Verdict)["response_format"]] * 2
 
 
 async def test_without_a_model_the_gateway_is_disabled() -> None:

@@ -31,7 +31,11 @@ def workflow(workflow_id: str, version: str | None = None) -> Workflow:
 
 
 def strategy(base: str = RESTART, **changes: Any) -> dict[str, Any]:
-    """A strategy for workflow ``base`` that passes every rule, with ``changes`` applied."""
+    """A strategy for workflow ``base`` that passes every rule, with ``changes`` applied.
+
+    ``parameters`` may be given as a ``{NAME: value}`` dict; it is sent as the reply schema's list
+    of name/value pairs.
+    """
     data: dict[str, Any] = {
         "workflow_id": base,
         "version": workflow(base).version,
@@ -41,6 +45,8 @@ def strategy(base: str = RESTART, **changes: Any) -> dict[str, Any]:
         "parameters": PARAMETERS[base],
     }
     data.update(changes)
+    if isinstance(data["parameters"], dict):
+        data["parameters"] = [{"name": k, "value": v} for k, v in data["parameters"].items()]
     return data
 
 
