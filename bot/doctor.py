@@ -13,6 +13,7 @@ from bot.doctor_probes import Migrations, Probes
 from bot.object_store import explain_store_error, lancedb_storage_options
 from bot.settings import Settings, mask_url
 from rag.embedding_model import resolve_model_path
+from rag.onnx_export import recorded_export
 
 # LanceDB's errors are one line of a Rust debug dump, often over a thousand characters long.
 LANCE_REASON_CHARS = 300
@@ -189,6 +190,25 @@ def check_embedding_model(
     )
 
 
+def check_model_copy(configured: str | None, export_dir: Path) -> Check:
+    """Whether commands load the embedding model's ONNX copy (<1 s) or torch (~7-10 s)."""
+    try:
+        made = recorded_export(resolve_model_path(configured), export_dir)
+    except FileNotFoundError:
+        return Check("model copy", Verdict.WARN, "none, as the embedding model itself is missing.")
+    if made is None:
+        return Check(
+            "model copy",
+            Verdict.WARN,
+            f"no ONNX copy of the embedding model in {export_dir} yet, so each command and bot"
+            " start loads torch (~7-10 s). The next `fm kb ingest` or `fm kb search` makes it,"
+            " once (~15 s).",
+        )
+    if made.unsupported:
+        return Check("model copy", Verdict.WARN, f"the model runs on torch: {made.unsupported}.")
+    return Check("model copy", Verdict.OK, f"ONNX copy in {made.folder} (loads in under 1 s).")
+
+
 def collect_checks(
     settings: Settings, *, deep: bool = False, probes: Probes | None = None
 ) -> list[Check]:
@@ -206,6 +226,7 @@ def collect_checks(
         check_embedding_model(
             settings.embedding_model, deep=deep, dimension=probes.embedding_dimension
         ),
+        check_model_copy(settings.embedding_model, settings.embedding_export_dir),
     ]
 
 

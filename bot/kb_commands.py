@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.model_copy import save_model_copy
 from bot.object_store import lancedb_storage_options
 from bot.settings import Settings
 from domain.knowledge import IngestReport, KnowledgeBaseKind, ToolStatus
@@ -40,7 +41,10 @@ def kb_ingest(settings: Settings, paths: Sequence[str], kb: str) -> int:
     except ValueError as exc:
         print(f"fm kb ingest: {exc}", file=sys.stderr)
         return 2
-    return asyncio.run(_ingest(settings, files, kind, scope_id))
+    code = asyncio.run(_ingest(settings, files, kind, scope_id))
+    if code == 0:
+        save_model_copy(settings, "fm kb ingest")
+    return code
 
 
 def kb_search(settings: Settings, query: str, kb: str, as_json: bool) -> int:
@@ -50,7 +54,10 @@ def kb_search(settings: Settings, query: str, kb: str, as_json: bool) -> int:
     except ValueError as exc:
         print(f"fm kb search: {exc}", file=sys.stderr)
         return 2
-    return asyncio.run(_search(settings, query, kind, scope_id, as_json))
+    code = asyncio.run(_search(settings, query, kind, scope_id, as_json))
+    if code == 0:
+        save_model_copy(settings, "fm kb search")
+    return code
 
 
 def parse_kb(kb: str) -> tuple[KnowledgeBaseKind, str | None]:

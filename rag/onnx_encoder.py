@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from rag.onnx_export import TextLimits
+
 BATCH_SIZE = 32
-MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-
-
-@dataclass(frozen=True)
-class TextLimits:
-    """How sentence-transformers prepares text for the model: these must match it exactly."""
-
-    max_seq_length: int
-    lowercase: bool
 
 
 class OnnxEncoder:

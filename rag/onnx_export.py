@@ -13,11 +13,10 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from rag.onnx_encoder import MODEL_INPUTS, OnnxEncoder, TextLimits
+if TYPE_CHECKING:
+    from rag.onnx_encoder import OnnxEncoder
 
 EXPORT_FORMAT = 1
 MANIFEST = "export.json"
@@ -48,6 +47,15 @@ PROBES = (
     "Disk usage on /var/lib/docker is 97% " * 40,
 )
 _MODULES = {"Transformer", "Pooling", "Normalize"}
+MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+@dataclass(frozen=True)
+class TextLimits:
+    """How sentence-transformers prepares text for the model: the copy must do the same."""
+
+    max_seq_length: int
+    lowercase: bool
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,16 @@ def read_export(folder: Path) -> Export | None:
     return Export(folder, limits=limits)
 
 
+def recorded_export(model_path: Path, export_dir: Path | None) -> Export | None:
+    """The copy made for this model (ready, or recorded as impossible); None when none was made."""
+    if export_dir is None:
+        return None
+    try:
+        return read_export(export_folder(model_path, export_dir))
+    except OSError:  # an unreadable model file: loading it will say what is wrong
+        return None
+
+
 def forget_export(folder: Path) -> None:
     """Drop the record of a copy that would not load, so the next load makes it again."""
     (folder / MANIFEST).unlink(missing_ok=True)
@@ -127,6 +145,9 @@ def make_export(model: Any, model_path: Path, folder: Path) -> Export:
         os.replace(partial, folder / MODEL_FILE)
     finally:
         partial.unlink(missing_ok=True)
+    # Imported here: reading a manifest (`fm doctor`) should not cost numpy and onnxruntime.
+    from rag.onnx_encoder import OnnxEncoder
+
     copy = OnnxEncoder.open(folder / MODEL_FILE, model_path / TOKENIZER_FILE, limits)
     similarity = agreement(model, copy)
     if similarity < MIN_SIMILARITY:
@@ -138,6 +159,8 @@ def make_export(model: Any, model_path: Path, folder: Path) -> Export:
 
 def agreement(model: Any, copy: OnnxEncoder) -> float:
     """The lowest cosine similarity between torch's and the copy's vectors of the probe texts."""
+    import numpy as np
+
     expected = model.encode(
         list(PROBES), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
     )

@@ -440,16 +440,12 @@ def test_the_load_balancer_sends_to_every_bot_replica_on_its_port() -> None:
     assert published == {f"{listen}:{listen}"}
 
 
-def test_the_bots_start_after_the_schema_and_the_bucket_exist() -> None:
-    services = _compose()["services"]
+def test_the_bots_start_once_the_database_answers_and_the_bucket_exists() -> None:
     depends = _bot_service()["depends_on"]
-    migrate = services["migrate"]["command"]
+    database = urlsplit(_compose_environment()["FM_DATABASE_URL"]).hostname
 
-    assert depends["migrate"]["condition"] == "service_completed_successfully"
+    assert depends[database]["condition"] == "service_healthy"
     assert depends["bucket"]["condition"] == "service_completed_successfully"
-    assert migrate[0] == _console_script()
-    assert _command_of(migrate[1:]) is _command_of(["db", "upgrade"])
-    assert services["migrate"]["environment"] == _bot_service()["environment"]
 
 
 def test_compose_waits_for_running_turns_to_finish_before_killing_a_replica() -> None:

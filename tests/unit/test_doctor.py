@@ -279,7 +279,7 @@ def test_the_doctor_exits_0_when_nothing_fails(
 
     out = capsys.readouterr().out
     assert code == 0
-    assert len(out.splitlines()) == 8
+    assert len(out.splitlines()) == 9
     assert "No failures" in out
 
 

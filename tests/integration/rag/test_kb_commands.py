@@ -10,6 +10,8 @@ import pytest
 
 from bot.kb_commands import kb_ingest, kb_search
 from bot.settings import Settings, load_settings
+from rag.embedding_backend import export_model
+from rag.embedding_model import resolve_model_path
 from rag.embeddings import SentenceTransformerEmbedder
 from tests.loghub import RUNBOOKS, LogSystem
 
@@ -17,9 +19,21 @@ pytestmark = pytest.mark.slow
 KEYS = {"source", "line_start", "line_end", "timestamp", "score", "text"}
 
 
+@pytest.fixture(scope="module")
+def model_copy(
+    tmp_path_factory: pytest.TempPathFactory, model_embedder: SentenceTransformerEmbedder
+) -> Path:
+    """The model's ONNX copy, made once here as the first `fm kb` command would make it."""
+    folder = tmp_path_factory.mktemp("models")
+    export_model(resolve_model_path(None), folder)
+    return folder
+
+
 @pytest.fixture
-def settings(tmp_path: Path, model_embedder: SentenceTransformerEmbedder) -> Settings:
-    """Settings pointing at a fresh data directory (the model is already loaded once)."""
+def settings(tmp_path: Path, model_copy: Path) -> Settings:
+    """Settings pointing at a fresh data directory (the model's copy is already made once)."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "models").symlink_to(model_copy)
     return load_settings(
         env={"FM_DATA_DIR": str(tmp_path / "data"), "FM_LANCEDB_URI": str(tmp_path / "kb")},
         env_file=None,
