@@ -21,6 +21,11 @@ logger = logging.getLogger(__name__)
 SMALL_FRAGMENT_LIMIT = 24
 # Fold rows the indexes do not cover yet into them past this many (unindexed rows are scanned).
 UNINDEXED_ROW_LIMIT = 20_000
+# What LanceDB says when replicas opening an empty store together race to create its tables and
+# indexes (another one committed first, or its table is not readable yet): try again on its work.
+LOST_RACE = ("Retryable commit conflict", "Incompatible transaction", "was not found")
+RACE_ATTEMPTS = 5
+RACE_PAUSE_S = 0.2
 
 
 class TableName(StrEnum):
@@ -50,13 +55,7 @@ class KnowledgeStore:
     ) -> KnowledgeStore:
         """Connect to `uri` (a directory or object-store URI), creating tables and indexes."""
         connection = await connect(uri, storage_options)
-        existing = set((await connection.list_tables()).tables)
-        tables = {}
-        for name in TableName:
-            if name.value in existing:
-                tables[name] = await connection.open_table(name.value)
-            else:
-                tables[name] = await _create(connection, name, dimension)
+        tables = {name: await _open_or_create(connection, name, dimension) for name in TableName}
         return cls(connection, tables, dimension)
 
     def table(self, name: TableName) -> Any:
@@ -90,15 +89,47 @@ class KnowledgeStore:
             return True
 
 
+async def _open_or_create(connection: Any, name: TableName, dimension: int) -> Any:
+    """The table, created with its indexes if it does not exist yet."""
+    for attempt in range(1, RACE_ATTEMPTS + 1):
+        try:
+            if name.value in (await connection.list_tables()).tables:
+                return await connection.open_table(name.value)
+            return await _create(connection, name, dimension)
+        except (RuntimeError, ValueError) as error:
+            if not _lost_race(error) or attempt == RACE_ATTEMPTS:
+                raise
+            await asyncio.sleep(RACE_PAUSE_S * attempt)
+    raise AssertionError("unreachable")
+
+
+def _lost_race(error: Exception) -> bool:
+    """Whether LanceDB refused because another opener of the store got there first."""
+    return any(marker in str(error) for marker in LOST_RACE)
+
+
 async def _create(connection: Any, name: TableName, dimension: int) -> Any:
     table = await connection.create_table(name.value, schema=row_schema(dimension), exist_ok=True)
     config = FTS(with_position=True, stem=False, remove_stop_words=False, ascii_folding=True)
-    await table.create_index("text", config=config)
-    await table.create_index("scope_id", config=BTree())
-    await table.create_index("ingest_id", config=BTree())
+    await _index(table, "text", config)
+    await _index(table, "scope_id", BTree())
+    await _index(table, "ingest_id", BTree())
     for column in ("team_id", "kb", "source"):
-        await table.create_index(column, config=Bitmap())
+        await _index(table, column, Bitmap())
     return table
+
+
+async def _index(table: Any, column: str, config: Any) -> None:
+    """Create one index; replicas opening an empty store together may race to commit theirs."""
+    for attempt in range(1, RACE_ATTEMPTS + 1):
+        try:
+            await table.create_index(column, config=config)
+            return
+        except RuntimeError as error:
+            if not _lost_race(error) or attempt == RACE_ATTEMPTS:
+                raise
+            # Plan again on the version the other replica committed (this handle's is older).
+            await table.checkout_latest()
 
 
 async def _needs_optimize(table: Any) -> bool:
