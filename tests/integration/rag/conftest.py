@@ -3,21 +3,29 @@
 The session store holds every LogHub sample as evidence of case C1 in workspace T1 and every
 shared runbook in the installation-wide global knowledge base (team "*"); tests open their own
 connection to it, so each runs in its own event loop.
+
+`lance_location` runs a test twice: on a local directory and on an S3 bucket of a local S3 server,
+reached through the bot's own settings (FM_LANCEDB_URI=s3://..., FM_S3_*).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from bot.object_store import lancedb_storage_options
+from bot.settings import load_settings
 from domain.knowledge import IngestReport, KnowledgeBaseKind
 from domain.llm import LLMPort
 from rag.embedding_model import resolve_model_path
 from rag.embeddings import Embedder, SentenceTransformerEmbedder, load_model
 from rag.service import KnowledgeService, open_knowledge_service
 from rag.store import TableName
+from tests.fakes.object_store import S3Bucket, S3Server
 from tests.loghub import RUNBOOKS, runbook_files, systems
 
 TEAM = "T1"
@@ -33,8 +41,46 @@ def model_embedder() -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder(path)
 
 
+@dataclass(frozen=True)
+class LanceLocation:
+    """Where a test's LanceDB lives: a URI and the storage options the bot would pass with it."""
+
+    uri: str
+    storage_options: Mapping[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
+    """One local S3 server for the session; each test takes its own bucket."""
+    with S3Server.running(tmp_path_factory.mktemp("s3")) as server:
+        yield server
+
+
+@pytest.fixture
+def s3_bucket(s3_server: S3Server) -> S3Bucket:
+    """A fresh bucket for this test."""
+    return s3_server.bucket()
+
+
+def s3_location(bucket: S3Bucket, prefix: str = "lancedb") -> LanceLocation:
+    """The location the bot's settings give for `bucket` (the composition root's own path)."""
+    settings = load_settings(bucket.env(prefix), env_file=None)
+    return LanceLocation(settings.lancedb_uri, lancedb_storage_options(settings))
+
+
+@pytest.fixture(params=["local", "s3"])
+def lance_location(request: pytest.FixtureRequest, tmp_path: Path) -> LanceLocation:
+    """The test's LanceDB: a local directory, then a bucket on the local S3 server."""
+    if request.param == "local":
+        return LanceLocation(str(tmp_path / "lancedb"))
+    return s3_location(request.getfixturevalue("s3_bucket"))
+
+
 async def open_service(
-    uri: Path, embedder: Embedder, llm: LLMPort | None = None
+    uri: Path | str,
+    embedder: Embedder,
+    llm: LLMPort | None = None,
+    storage_options: Mapping[str, str] | None = None,
 ) -> KnowledgeService:
     """A service on `uri` with the given embedder and LLM."""
     return await open_knowledge_service(
@@ -43,7 +89,13 @@ async def open_service(
         llm=llm,
         max_upload_bytes=UPLOAD_LIMIT,
         embedder=embedder,
+        storage_options=storage_options,
     )
+
+
+async def open_at(location: LanceLocation, embedder: Embedder) -> KnowledgeService:
+    """A service on `location` (local or S3) with the given embedder."""
+    return await open_service(location.uri, embedder, storage_options=location.storage_options)
 
 
 async def _populate(uri: Path, embedder: Embedder) -> dict[str, IngestReport]:

@@ -9,7 +9,7 @@ import pytest
 from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
 from rag.service import KnowledgeService
 from rag.store import TableName
-from tests.integration.rag.conftest import open_service
+from tests.integration.rag.conftest import LanceLocation, open_at, open_service
 from tests.rag_fakes import HashingEmbedder
 
 LOG = b"""2025-10-21T14:32:10Z WARN pool exhausted, waiting for connection
@@ -29,8 +29,9 @@ Increase max_connections from 100 to 200 and restart.
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> KnowledgeService:
-    svc = await open_service(tmp_path / "lancedb", HashingEmbedder())
+async def service(lance_location: LanceLocation) -> KnowledgeService:
+    """A log and a runbook ingested, on a local directory and on S3 (every test runs on both)."""
+    svc = await open_at(lance_location, HashingEmbedder())
     await svc.ingest_case_file(team_id="T1", case_id="C1", filename="server.log", content=LOG)
     await svc.ingest_knowledge_file(
         team_id="T1",

@@ -9,7 +9,7 @@ from pathlib import Path
 from domain.knowledge import ToolStatus
 from rag.ingestion import IngestProgress
 from rag.store import TableName
-from tests.integration.rag.conftest import open_service
+from tests.integration.rag.conftest import LanceLocation, open_at, open_service
 from tests.rag_fakes import HashingEmbedder
 
 SECRET_LOG = b"""2025-10-21T14:32:10Z INFO connecting to postgresql://app:hunter2pw@db:5432/pay
@@ -98,9 +98,11 @@ async def test_empty_binary_and_oversized_files_are_refused_with_reasons(tmp_pat
     assert await service.store.count(TableName.EVIDENCE, "true") == 0
 
 
-async def test_a_big_log_is_searchable_by_text_while_vectors_are_computed(tmp_path: Path) -> None:
+async def test_a_big_log_is_searchable_by_text_while_vectors_are_computed(
+    lance_location: LanceLocation,
+) -> None:
     gate = asyncio.Event()
-    service = await open_service(tmp_path, HashingEmbedder(gate=gate))
+    service = await open_at(lance_location, HashingEmbedder(gate=gate))
     stages: list[IngestProgress] = []
     searchable = asyncio.Event()
 
@@ -135,8 +137,10 @@ async def test_a_big_log_is_searchable_by_text_while_vectors_are_computed(tmp_pa
     assert names.index("searchable") < names.index("embedding") < names.index("done")
 
 
-async def test_a_failure_while_embedding_leaves_nothing_behind(tmp_path: Path) -> None:
-    service = await open_service(tmp_path, HashingEmbedder(fail_after=0))
+async def test_a_failure_while_embedding_leaves_nothing_behind(
+    lance_location: LanceLocation,
+) -> None:
+    service = await open_at(lance_location, HashingEmbedder(fail_after=0))
 
     report = await service.ingest_case_file(
         team_id="T1", case_id="C1", filename="big.log", content=varied_log(400)
@@ -147,8 +151,10 @@ async def test_a_failure_while_embedding_leaves_nothing_behind(tmp_path: Path) -
     assert await service.store.count(TableName.EVIDENCE, "true") == 0
 
 
-async def test_every_line_of_a_log_can_be_found_and_cited_by_its_number(tmp_path: Path) -> None:
-    service = await open_service(tmp_path, HashingEmbedder())
+async def test_every_line_of_a_log_can_be_found_and_cited_by_its_number(
+    lance_location: LanceLocation,
+) -> None:
+    service = await open_at(lance_location, HashingEmbedder())
     lines = varied_log(300).decode().splitlines()
     lines[236] = "2025-10-21T14:59:59Z ERROR unique needle zebra-42 exploded"
     content = ("\r\n".join(lines)).encode()  # CRLF, no final newline

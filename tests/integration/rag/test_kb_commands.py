@@ -30,14 +30,20 @@ def model_copy(
 
 
 @pytest.fixture
-def settings(tmp_path: Path, model_copy: Path) -> Settings:
-    """Settings pointing at a fresh data directory (the model's copy is already made once)."""
+def settings(request: pytest.FixtureRequest, tmp_path: Path, model_copy: Path) -> Settings:
+    """Settings pointing at a fresh data directory (the model's copy is already made once).
+
+    Parametrized with "s3", the knowledge base is in a bucket of the local S3 server instead.
+    """
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "models").symlink_to(model_copy)
-    return load_settings(
-        env={"FM_DATA_DIR": str(tmp_path / "data"), "FM_LANCEDB_URI": str(tmp_path / "kb")},
-        env_file=None,
-    )
+    env = {"FM_DATA_DIR": str(tmp_path / "data"), "FM_LANCEDB_URI": str(tmp_path / "kb")}
+    if getattr(request, "param", "local") == "s3":
+        env.update(request.getfixturevalue("s3_bucket").env("kb"))
+    return load_settings(env=env, env_file=None)
+
+
+ON_DISK_AND_S3 = pytest.mark.parametrize("settings", ["local", "s3"], indirect=True)
 
 
 @pytest.fixture
@@ -54,6 +60,7 @@ def json_hits(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+@ON_DISK_AND_S3
 def test_ingest_then_search_json_prints_one_cited_hit_per_line(
     settings: Settings, runbook_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -73,6 +80,7 @@ def test_ingest_then_search_json_prints_one_cited_hit_per_line(
     assert first["text"] == "\n".join(lines[start - 1 : end])
 
 
+@ON_DISK_AND_S3
 def test_a_log_hit_carries_its_timestamp(
     settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from domain.workflows.catalog import Catalog, LabelFilters, RcaSeverity
 from rag.workflow_index import LanceWorkflowIndex, label_filter, split_query
+from tests.integration.rag.conftest import LanceLocation
 from tests.rag_fakes import HashingEmbedder
 from tests.unit.domain.workflows.catalog_data import (
     DISK,
@@ -24,6 +25,10 @@ from tests.unit.domain.workflows.catalog_data import (
 
 async def index_at(path: Path, embedder: Any, source: Catalog) -> LanceWorkflowIndex:
     return await LanceWorkflowIndex.open(str(path), embedder, source)
+
+
+async def index_in(location: LanceLocation, embedder: Any, source: Catalog) -> LanceWorkflowIndex:
+    return await LanceWorkflowIndex.open(location.uri, embedder, source, location.storage_options)
 
 
 async def found(
@@ -81,12 +86,14 @@ async def test_only_the_newest_version_of_a_workflow_is_indexed(tmp_path: Path) 
     assert len(matches) == 6
 
 
-async def test_a_restart_with_the_same_catalog_embeds_nothing(tmp_path: Path) -> None:
+async def test_a_restart_with_the_same_catalog_embeds_nothing(
+    lance_location: LanceLocation,
+) -> None:
     first = HashingEmbedder()
-    await (await index_at(tmp_path, first, catalog())).ensure_indexed()
+    await (await index_in(lance_location, first, catalog())).ensure_indexed()
     second = HashingEmbedder()
 
-    again = await index_at(tmp_path, second, catalog())
+    again = await index_in(lance_location, second, catalog())
     await again.ensure_indexed()
 
     assert len(first.seen) == 6
@@ -106,11 +113,11 @@ async def test_a_closed_index_can_be_opened_again_and_still_finds_its_workflows(
     again.close()
 
 
-async def test_a_changed_catalog_is_indexed_again(tmp_path: Path) -> None:
-    await (await index_at(tmp_path, HashingEmbedder(), catalog())).ensure_indexed()
+async def test_a_changed_catalog_is_indexed_again(lance_location: LanceLocation) -> None:
+    await (await index_in(lance_location, HashingEmbedder(), catalog())).ensure_indexed()
     smaller = Catalog([workflow(RESTART), workflow(DISK)])
 
-    index = await index_at(tmp_path, HashingEmbedder(), smaller)
+    index = await index_in(lance_location, HashingEmbedder(), smaller)
 
     assert await found(index, "KubePodCrashLooping high") == [RESTART, DISK]
 
