@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.composition import load_workflow_catalog
-from bot.doctor import Verdict, check_lancedb
+from bot.doctor import Verdict, check_lancedb, collect_checks
 from bot.doctor_probes import list_lancedb_tables
 from bot.object_store import lancedb_storage_options
 from bot.settings import Settings, load_settings
@@ -166,6 +166,18 @@ async def test_the_doctor_lists_the_tables_in_the_bucket(s3_bucket: S3Bucket) ->
     assert check.detail == (
         f"{settings.lancedb_uri} at {s3_bucket.endpoint} opens; 2 table(s): evidence, knowledge."
     )
+
+
+def test_fm_doctor_opens_the_bucket_its_settings_name(s3_bucket: S3Bucket, tmp_path: Path) -> None:
+    settings = settings_for(s3_bucket, FM_DATA_DIR=str(tmp_path))
+    wrong = settings_for(s3_bucket, FM_DATA_DIR=str(tmp_path), FM_S3_SECRET_ACCESS_KEY="x")
+
+    [opens] = [check for check in collect_checks(settings) if check.name == "lancedb"]
+    [refused] = [check for check in collect_checks(wrong) if check.name == "lancedb"]
+
+    assert (opens.verdict, refused.verdict) == (Verdict.OK, Verdict.FAIL)
+    assert opens.detail.endswith(f"at {s3_bucket.endpoint} opens; 0 table(s).")
+    assert "check FM_S3_SECRET_ACCESS_KEY" in refused.detail
 
 
 @pytest.mark.parametrize(
