@@ -202,3 +202,34 @@ def test_the_doctor_says_why_the_bucket_cannot_be_opened(
     assert advice in check.detail
     assert "not-the-secret" not in check.detail
     assert len(check.detail) < 300
+
+
+def without_fm_keys(
+    bucket: S3Bucket, monkeypatch: pytest.MonkeyPatch, secret: str
+) -> LanceLocation:
+    """Settings without FM_S3_ACCESS_KEY_ID/SECRET, and AWS's own variables in the environment."""
+    env = bucket.env()
+    del env["FM_S3_ACCESS_KEY_ID"], env["FM_S3_SECRET_ACCESS_KEY"]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", bucket.access_key_id)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", secret)
+    return located(load_settings(env, env_file=None))
+
+
+async def test_without_fm_s3_keys_lancedb_signs_with_the_aws_environment(
+    s3_bucket: S3Bucket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    location = without_fm_keys(s3_bucket, monkeypatch, s3_bucket.secret_access_key)
+
+    service = await open_at(location, HashingEmbedder())
+    await service.ingest_case_file(team_id="T1", case_id="C1", filename="db.log", content=LOG)
+
+    assert any(key.startswith("lancedb/evidence.lance/") for key in s3_bucket.object_keys())
+
+
+async def test_a_wrong_secret_in_the_aws_environment_is_refused(
+    s3_bucket: S3Bucket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    location = without_fm_keys(s3_bucket, monkeypatch, "not-the-secret")
+
+    with pytest.raises(Exception, match="SignatureDoesNotMatch"):
+        await open_at(location, HashingEmbedder())
