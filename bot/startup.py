@@ -1,9 +1,10 @@
 """Start-up warm-up: the heavy libraries are loaded once, then kept out of the collector's sight.
 
-The embedding model (~10 s) and litellm (~3 s, ~300,000 objects) load in the background while the
-bot already answers Slack, so the first turn does not wait for them. Once they are loaded,
-everything start-up created is frozen (`gc.freeze`): left in view, each full collection walks it
-all and stalls every case's turn for ~0.3 s, whenever it happens to run.
+The embedding model (~1 s from its ONNX copy, ~10 s on torch) and litellm (~3 s, ~300,000
+objects) load in the background while the bot already answers Slack, so the first turn does not
+wait for them. Once they are loaded, everything start-up created is frozen (`gc.freeze`): left in
+view, each full collection walks it all and stalls every case's turn for ~0.3 s, whenever it
+happens to run.
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def load_model(path: Path, export_dir: Path | None = None) -> Encoder:
 def warm_model(path: Path, export_dir: Path | None = None) -> None:
     """Load the model at `path` and encode once.
 
-    The first forward pass after loading takes ~0.2 s more than the others (torch sets up its
+    The first forward pass after loading is slower than the others (the runtime sets up its
     kernels and buffers); at start-up, not in someone's first question.
     """
     load_model(path, export_dir).encode(["connection refused on port 5432"])
@@ -77,7 +77,7 @@ def warm_model(path: Path, export_dir: Path | None = None) -> None:
 class SentenceTransformerEmbedder:
     """The local model (bundled all-MiniLM-L6-v2 by default), encoding off the event loop.
 
-    With an `export_dir` the model runs from its ONNX copy there (made on first load), else torch.
+    It runs from the model's ONNX copy when `export_dir` holds one, else on torch.
     """
 
     def __init__(
