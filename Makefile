@@ -14,7 +14,7 @@ export LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS := True
 export LANCEDB_LOG := error
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test lint fmt bench clean doctor
+.PHONY: setup run test test-quick lint fmt bench clean doctor
 
 setup: $(STAMP)
 
@@ -37,6 +37,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+# The loop while editing: the tests that load the embedding model (marked slow) are left out, and
+# so is coverage. `make test` stays the whole suite, and CI runs that.
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
