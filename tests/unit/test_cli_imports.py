@@ -97,3 +97,22 @@ def test_lancedb_is_imported_without_its_rest_api_which_still_loads_when_asked_f
     )
 
     assert shown.stdout.split() == ["False", "ApiClient", "True"]
+
+
+def test_the_fm_program_ends_a_failed_doctor_with_exit_code_1_and_its_whole_report(
+    tmp_path: Path,
+) -> None:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("FM_")}
+    missing = {"FM_DATA_DIR": str(tmp_path), "FM_EMBEDDING_MODEL": str(tmp_path / "nothing")}
+
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("fm")), "doctor"],
+        env={**env, **missing},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1].startswith("1 check(s) failed")

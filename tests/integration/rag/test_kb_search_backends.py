@@ -97,3 +97,18 @@ def test_the_first_search_without_a_copy_makes_it_and_says_so(
 
     assert "saving an ONNX copy of the embedding model" in capsys.readouterr().err
     assert recorded_export(resolve_model_path(None), tmp_path / "models") is not None
+
+
+def test_the_fm_program_prints_every_hit_and_exits_0(knowledge: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("FM_")}
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("fm")), "kb", "search", QUERIES[1], "--json"],
+        env={**env, "FM_DATA_DIR": str(knowledge), "FM_LOG_LEVEL": "WARNING"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+    assert done.returncode == 0
+    assert len([json.loads(line) for line in done.stdout.splitlines()]) == 10
