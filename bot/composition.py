@@ -41,7 +41,7 @@ from bot.catalog_files import CatalogError, load_catalog
 from bot.executors import build_executor
 from bot.jobs import Jobs
 from bot.listeners import register_all
-from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from bot.llm_gateway import LiteLLMGateway, gateway_config
 from bot.object_store import lancedb_storage_options
 from bot.services import Services
 from bot.services.cases import CaseStore
@@ -225,17 +225,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
 
 def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LLMPort:
     """The litellm gateway (disabled when no model is configured); every call is recorded."""
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    config = GatewayConfig(
-        model=settings.llm_model,
-        fast_model=settings.fast_model,
-        judge_model=settings.judge_model,
-        api_base=settings.llm_api_base,
-        api_key=key,
-        timeout_s=settings.llm_timeout_s,
-        fallback_models=settings.fallback_models,
-    )
-    return LiteLLMGateway(config, recorder=recorder, clock=clock)
+    return LiteLLMGateway(gateway_config(settings), recorder=recorder, clock=clock)
 
 
 def build_slack_client(settings: Settings, *, pooled: bool = False) -> AsyncWebClient:

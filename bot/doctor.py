@@ -214,7 +214,7 @@ def collect_checks(
 ) -> list[Check]:
     """Run every check in order; each check reports its own failure instead of stopping the rest."""
     probes = probes or Probes()
-    return [
+    checks = [
         check_settings(settings),
         check_slack(settings),
         check_llm(settings),
@@ -228,6 +228,11 @@ def collect_checks(
         ),
         check_model_copy(settings.embedding_model, settings.embedding_export_dir),
     ]
+    if deep:
+        from bot.doctor_models import check_models  # imports the gateway: only when asked
+
+        checks.extend(check_models(settings, probes.llm_models))
+    return checks
 
 
 def run_doctor(settings: Settings, *, deep: bool = False, probes: Probes | None = None) -> int:

@@ -7,7 +7,10 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from bot.doctor_models import ProbeModels
 
 
 class Migrations(Protocol):
@@ -90,3 +93,5 @@ class Probes:
     migrations: Callable[[], Migrations] = load_migrations
     lancedb_tables: Callable[[str, Mapping[str, str]], list[str]] = list_lancedb_tables
     embedding_dimension: Callable[[Path], int] = embedding_dimension
+    llm_models: ProbeModels | None = None
+    """How `--deep` asks each model (None: the real gateway, one tiny call each)."""

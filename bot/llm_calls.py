@@ -16,7 +16,7 @@ from bot.llm_schema import parse_reply, without_null_defaults
 from domain.llm import LLMCallOutcome, RefusalCause
 
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
-_PREFIX = re.compile(r"^(?:litellm\.\w+:\s*)?(?:\w+Exception\s*-\s*)?", re.I)
+_PREFIX = re.compile(r"^(?:(?:litellm\.)?\w+(?:Error|Exception)\s*[:-]\s*)+")
 _NAMES_SCHEMA = re.compile(r"response_format|json_schema|schema|output_format|tool|format", re.I)
 DETAIL_CHARS = 300
 
@@ -91,9 +91,14 @@ def classify(litellm: Any, error: Exception, latency_ms: int, *, sent_format: bo
 
 def refusal_cause(litellm: Any, error: Exception) -> RefusalCause | None:
     """Why a provider that answered refused, or None if it did not answer with a refusal."""
+    if isinstance(error, litellm.ContextWindowExceededError):
+        return RefusalCause.CONTEXT_TOO_LONG
+    if isinstance(error, litellm.ContentPolicyViolationError):
+        return RefusalCause.CONTENT_FILTER
+    status = getattr(error, "status_code", None)
+    if status in _BY_STATUS and status != 400:  # litellm files some 401/403s as bad requests
+        return _BY_STATUS[status]
     by_type = (
-        (litellm.ContextWindowExceededError, RefusalCause.CONTEXT_TOO_LONG),
-        (litellm.ContentPolicyViolationError, RefusalCause.CONTENT_FILTER),
         (litellm.AuthenticationError, RefusalCause.AUTHENTICATION),
         (litellm.PermissionDeniedError, RefusalCause.PERMISSION),
         (litellm.NotFoundError, RefusalCause.MODEL_NOT_FOUND),
@@ -103,7 +108,7 @@ def refusal_cause(litellm: Any, error: Exception) -> RefusalCause | None:
     for kind, cause in by_type:
         if isinstance(error, kind):
             return cause
-    return _BY_STATUS.get(getattr(error, "status_code", None))  # type: ignore[arg-type]
+    return _BY_STATUS.get(status) if isinstance(status, int) else None
 
 
 _BY_STATUS = {
@@ -186,8 +191,15 @@ def completion_from(litellm: Any, response: Any, latency_ms: int) -> Completion:
         cost_usd=cost,
         latency_ms=latency_ms,
         finish_reason=getattr(choice, "finish_reason", None),
-        refusal=getattr(choice.message, "refusal", None) or None,
+        refusal=_refusal(choice.message),
     )
+
+
+def _refusal(message: Any) -> str | None:
+    """The model's own refusal, wherever litellm put it."""
+    extra = getattr(message, "provider_specific_fields", None) or {}
+    found = getattr(message, "refusal", None) or extra.get("refusal")
+    return str(found) if found else None
 
 
 def validate(schema: type[ReplyT], content: str) -> ReplyT:

@@ -20,6 +20,7 @@ import importlib
 import logging
 import random
 import time
+import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -28,8 +29,10 @@ from pydantic import BaseModel, ValidationError
 
 from bot.llm_calls import Completion, Failure, brief, classify, completion_from, elapsed, validate
 from bot.llm_modes import Mode, ModeBook, request_options, with_schema_prompt
+from bot.llm_probe import PING, DoctorPing, Probe
 from bot.llm_schema import parse_reply
 from bot.llm_window import Message, context_window, fit_messages
+from bot.settings import Settings
 from domain.llm import (
     ChatMessage,
     LLMCallOutcome,
@@ -90,6 +93,20 @@ class GatewayConfig:
     output_reserve_tokens: int = 2048
 
 
+def gateway_config(settings: Settings) -> GatewayConfig:
+    """The gateway's settings, as `fm run` builds them."""
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    return GatewayConfig(
+        model=settings.llm_model,
+        fast_model=settings.fast_model,
+        judge_model=settings.judge_model,
+        api_base=settings.llm_api_base,
+        api_key=key,
+        timeout_s=settings.llm_timeout_s,
+        fallback_models=settings.fallback_models,
+    )
+
+
 @dataclass(frozen=True)
 class _Call:
     """What one call is for: recorded with every attempt's outcome."""
@@ -135,6 +152,11 @@ class LiteLLMGateway:
         for module in FIRST_CALL_IMPORTS:
             with contextlib.suppress(ImportError):  # internals: a later version may differ
                 importlib.import_module(module)
+        with warnings.catch_warnings():
+            # The first reply object completes litellm's pydantic models, which warn about a
+            # TypedDict they cannot protect: once, here, instead of in the first turn.
+            warnings.simplefilter("ignore", UserWarning)
+            litellm.ModelResponse()
         # Each model's window is looked up (for some providers, by asking the server) and the
         # first prompt too big to fit by its size alone is counted with a tokenizer that litellm
         # imports and builds then (~0.3 s with the event loop held): both now, not in a turn.
@@ -158,6 +180,15 @@ class LiteLLMGateway:
         if self._book is None:
             self._book = ModeBook(self._litellm())
         return self._book.mode(model)
+
+    async def probe(self, model: str) -> Probe:
+        """One tiny structured call to ``model`` through the usual modes and step-downs."""
+        started = time.monotonic()
+        try:
+            await self._structured(model, PING, DoctorPing, _Call("doctor", "", None))
+        except (LLMUnavailableError, LLMReplyInvalidError) as error:
+            return Probe(model, self.mode(model), elapsed(started), error)
+        return Probe(model, self.mode(model), elapsed(started))
 
     async def structured(
         self,
@@ -376,7 +407,9 @@ class LiteLLMGateway:
     def _budget(self, model: str) -> int:
         """Tokens a prompt to ``model`` may take: its window less the reserve for the reply."""
         if model not in self._windows:
-            window = context_window(self._litellm(), model, self._config.default_context_window)
+            config = self._config
+            litellm = self._litellm()
+            window = context_window(litellm, model, config.default_context_window, config.api_base)
             self._windows[model] = window - min(self._config.output_reserve_tokens, window // 4)
         return self._windows[model]
 

@@ -23,14 +23,41 @@ TokenCounter = Callable[[list[Message]], int]
 """Tokens the messages take as sent (litellm's ``token_counter``)."""
 
 
-def context_window(litellm: Any, model: str, default: int) -> int:
-    """The model's input window; unknown models (litellm raises) get the conservative default."""
+ASKS_THE_SERVER = frozenset({"ollama", "ollama_chat"})
+"""Providers whose model details litellm fetches from the model server, synchronously."""
+
+
+def context_window(litellm: Any, model: str, default: int, api_base: str | None = None) -> int:
+    """The model's input window; unknown models (litellm raises) get the conservative default.
+
+    For a provider whose details litellm asks the model server for (Ollama), the answer is then
+    pinned in litellm's model table: litellm looks the model up again after every completion, to
+    log its cost, and that lookup would otherwise be a blocking HTTP request on the event loop.
+    """
     try:
-        info = litellm.get_model_info(model)
+        info = litellm.get_model_info(model, api_base=api_base)
     except Exception:  # litellm raises several types for unmapped models
-        return default
-    window = info.get("max_input_tokens") or info.get("max_tokens")
-    return int(window) if window else default
+        info = {}
+    found = info.get("max_input_tokens") or info.get("max_tokens")
+    window = int(found) if found else default
+    provider = str(info.get("litellm_provider") or "")
+    if provider in ASKS_THE_SERVER or model.split("/", 1)[0] in ASKS_THE_SERVER:
+        _pin(litellm, model, window)
+    return window
+
+
+def _pin(litellm: Any, model: str, window: int) -> None:
+    provider, _, name = model.partition("/")
+    entry = {
+        "max_input_tokens": window,
+        "max_tokens": window,
+        "input_cost_per_token": 0.0,
+        "output_cost_per_token": 0.0,
+        "litellm_provider": provider,
+        "mode": "chat",
+        "supports_response_schema": True,  # Ollama's format takes a JSON schema
+    }
+    litellm.register_model({model: entry, name: entry})
 
 
 def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounter) -> list[Message]:

@@ -111,7 +111,7 @@ _REFUSALS: dict[RefusalCause, tuple[str, str]] = {
         "share a shorter excerpt, or set {setting} to a model with a larger window",
     ),
     RefusalCause.DECLINED: (
-        "{model} declined to answer",
+        "the model {model} declined to answer",
         "rephrase the request, then try again",
     ),
     RefusalCause.BAD_REQUEST: (

@@ -49,11 +49,12 @@ class FakeAnthropic(ScriptedModelServer):
         app.router.add_post("/v1/messages", self._handle)
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body, item = await self.take(request)
+        body = await self.keep(request)
         try:
             self.check(body, self.headers[-1])
         except Refused as refused:
             return anthropic_error(refused.status, refused.message)
+        item = await self.next_item()
         if item is None:
             return anthropic_error(400, "nothing scripted")
         if item.drop:

@@ -40,11 +40,12 @@ class FakeJsonModeServer(ScriptedModelServer):
         app.router.add_post("/v1/chat/completions", self._handle)
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body, item = await self.take(request)
+        body = await self.keep(request)
         try:
             self.check(body)
         except Refused as refused:
             return openai_error(refused.status, refused.message, **refused.fields)
+        item = await self.next_item()
         if item is None:
             return openai_error(400, "nothing scripted")
         if item.drop:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 from abc import ABC, abstractmethod
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -156,6 +158,28 @@ class ScriptedModelServer(ABC):
         """Add the provider's endpoints."""
 
     async def __aenter__(self) -> ScriptedModelServer:
+        """Serve from a thread of its own, as a real provider is another process.
+
+        litellm makes some calls synchronously (Ollama's model details, for one); a fake on the
+        test's own event loop could not answer them while that loop waits.
+        """
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        await self._in_thread(self._start())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._runner is not None
+        await self._in_thread(self._runner.cleanup())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        await asyncio.to_thread(self._thread.join)
+        self._loop.close()
+
+    async def _in_thread(self, work: Coroutine[Any, Any, None]) -> None:
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, self._loop))
+
+    async def _start(self) -> None:
         app = web.Application()
         self.routes(app)
         self._runner = web.AppRunner(app, shutdown_timeout=0.1, handle_signals=False)
@@ -165,23 +189,22 @@ class ScriptedModelServer(ABC):
         server = site._server
         assert server is not None
         self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
-        return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._runner is not None
-        await self._runner.cleanup()
-
-    async def take(self, request: web.Request) -> tuple[JsonDict, Scripted | None]:
-        """Keep the request and take the next script (None when nothing is scripted)."""
-        body = await request.json()
+    async def keep(self, request: web.Request) -> JsonDict:
+        """Keep the request (body and headers) for assertions."""
+        body: JsonDict = await request.json()
         self.requests.append(body)
         self.headers.append({k.lower(): v for k, v in request.headers.items()})
+        return body
+
+    async def next_item(self) -> Scripted | None:
+        """The next script, once the request passed the provider's checks (None: nothing left)."""
         if not self.queue:
-            return body, None
+            return None
         item = self.queue.pop(0)
         if item.delay_s:
             await asyncio.sleep(item.delay_s)
-        return body, item
+        return item
 
     def known(self, model: str) -> bool:
         """The provider serves ``model``."""
@@ -206,11 +229,12 @@ class FakeLLMServer(ScriptedModelServer):
         app.router.add_post("/chat/completions", self._handle)
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body, item = await self.take(request)
+        body = await self.keep(request)
         try:
             self.check(body)
         except Refused as refused:
             return openai_error(refused.status, refused.message, **refused.fields)
+        item = await self.next_item()
         if item is None:
             return openai_error(418, "nothing scripted")
         if item.drop:
@@ -269,7 +293,7 @@ def strict_schema(body: JsonDict) -> JsonDict | None:
 
 
 def openai_error(
-    code: int,
+    status_code: int,
     message: str,
     *,
     param: str | None = None,
@@ -277,14 +301,15 @@ def openai_error(
     **fields: Any,
 ) -> web.Response:
     """An error as OpenAI sends it."""
-    kind = "server_error" if code >= 500 else "requests" if code == 429 else "invalid_request_error"
+    kinds = {401: "invalid_request_error", 429: "requests"}
+    kind = "server_error" if status_code >= 500 else kinds.get(status_code, "invalid_request_error")
     error = {
         "message": message,
         "type": kind,
         "param": param,
         "code": fields.get("code"),
     }
-    return web.json_response({"error": error}, status=code, headers=headers or {})
+    return web.json_response({"error": error}, status=status_code, headers=headers or {})
 
 
 def completion(body: JsonDict, item: Scripted, schema: JsonDict | None) -> JsonDict:
@@ -315,3 +340,38 @@ def _filled(content: str, schema: JsonDict) -> str:
     except json.JSONDecodeError:
         return content
     return json.dumps(fill_nullable(value, schema))
+
+
+class FakeAzureOpenAI(FakeLLMServer):
+    """Azure OpenAI (``azure/<deployment>`` with ``api_base`` the resource's URL).
+
+    The same chat completions and strict structured outputs as OpenAI, reached by deployment
+    name with an ``api-version`` and an ``api-key`` header; without them Azure answers 404 and
+    401 as shown here.
+    """
+
+    provider: ClassVar[str] = "azure"
+    base_path: ClassVar[str] = ""
+
+    def __init__(self, *, models: set[str] | None = None) -> None:
+        super().__init__(models=models)
+        self.deployments: list[str] = []
+        """The deployment each request named."""
+
+    async def __aenter__(self) -> FakeAzureOpenAI:
+        await super().__aenter__()
+        return self
+
+    def routes(self, app: web.Application) -> None:
+        app.router.add_post("/openai/deployments/{deployment}/chat/completions", self._azure)
+
+    async def _azure(self, request: web.Request) -> web.StreamResponse:
+        if "api-version" not in request.query:
+            return web.json_response(
+                {"error": {"code": "404", "message": "Resource not found"}}, status=404
+            )
+        if not request.headers.get("api-key"):
+            message = "Access denied due to missing subscription key."
+            return web.json_response({"error": {"code": "401", "message": message}}, status=401)
+        self.deployments.append(request.match_info["deployment"])
+        return await self._handle(request)

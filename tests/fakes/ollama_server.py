@@ -44,11 +44,12 @@ class FakeOllama(ScriptedModelServer):
         return web.json_response({"model_info": info, "details": {"family": "llama"}})
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body, item = await self.take(request)
+        body = await self.keep(request)
         try:
             self.check(body)
         except Refused as refused:
             return web.json_response({"error": refused.message}, status=refused.status)
+        item = await self.next_item()
         if item is None:
             return web.json_response({"error": "nothing scripted"}, status=500)
         if item.drop:

@@ -20,7 +20,7 @@ from domain.proposals import propose
 from domain.status import CaseStatus, ClosureReason
 from rag.workflow_index import LanceWorkflowIndex
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer, Scripted, reply
+from tests.fakes.llm_server import Scripted, ScriptedModelServer, reply
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, BotHarness, JsonDict, buttons, text_of
 from tests.paths import WORKFLOWS
@@ -35,7 +35,7 @@ LARGE_BODY = 512 * 1024
 
 async def alert_bot(
     slack: FakeSlack,
-    llm: FakeLLMServer,
+    llm: ScriptedModelServer,
     data_dir: Path,
     *,
     catalog: bool = True,

@@ -21,9 +21,10 @@ from bot.runner import Server, start_server
 from bot.settings import Settings, load_settings
 from domain.case import Case
 from domain.knowledge import KnowledgePort
+from domain.llm import MemoryCallRecorder
 from domain.records import InboxItem
 from tests.fakes.gateway import RecordedSleeps, gateway_for
-from tests.fakes.llm_server import FakeLLMServer, Scripted
+from tests.fakes.llm_server import Scripted, ScriptedModelServer
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
@@ -60,7 +61,7 @@ class BotHarness:
     """One bot process with its fakes; drive it like Slack would."""
 
     slack: FakeSlack
-    llm: FakeLLMServer
+    llm: ScriptedModelServer
     runtime: Runtime
     server: Server
     session: aiohttp.ClientSession
@@ -69,13 +70,15 @@ class BotHarness:
     settled: int = 0
     judge_waits: RecordedSleeps = field(default_factory=RecordedSleeps)
     """The waits between scoring attempts (recorded, not slept)."""
+    llm_calls: MemoryCallRecorder = field(default_factory=MemoryCallRecorder)
+    """Every call the gateway made to the fake model (when the harness built the gateway)."""
     _new_record: asyncio.Event = field(default_factory=asyncio.Event)
 
     @classmethod
     async def start(
         cls,
         slack: FakeSlack,
-        model_server: FakeLLMServer,
+        model_server: ScriptedModelServer,
         data_dir: Path,
         *,
         knowledge: KnowledgePort,
@@ -85,10 +88,11 @@ class BotHarness:
     ) -> BotHarness:
         extra = {"SLACK_APP_TOKEN": APP_TOKEN} if socket_mode else {}
         settings = bot_settings(slack, data_dir, **extra, **(env or {}))
+        # Generous enough that a scripted 1.5 s reply never times out on a loaded CI machine.
+        kit = gateway_for(model_server, timeout_s=MODEL_TIMEOUT_S)
         chosen: dict[str, Any] = {
             "knowledge": knowledge,
-            # Generous enough that a scripted 1.5 s reply never times out on a loaded CI machine.
-            "llm": gateway_for(model_server, timeout_s=MODEL_TIMEOUT_S).gateway,
+            "llm": kit.gateway,
             "poll_interval_s": 0.2,
             "sleep": RecordedSleeps(),
             **options,
@@ -98,6 +102,7 @@ class BotHarness:
         server = await start_server(runtime, http=not socket_mode, port=0, host="127.0.0.1")
         harness = cls(slack, model_server, runtime, server, aiohttp.ClientSession())
         harness.judge_waits = chosen["sleep"]
+        harness.llm_calls = kit.recorder
         runtime.services.intake.subscribe(harness._on_record)
         return harness
 

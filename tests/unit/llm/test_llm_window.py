@@ -16,11 +16,17 @@ class FakeLitellm:
 
     def __init__(self, info: dict[str, Any] | None) -> None:
         self.info = info
+        self.asked: list[str | None] = []
+        self.registered: dict[str, dict[str, Any]] = {}
 
-    def get_model_info(self, model: str) -> dict[str, Any]:
+    def get_model_info(self, model: str, api_base: str | None = None) -> dict[str, Any]:
+        self.asked.append(api_base)
         if self.info is None:
             raise ValueError(f"This model isn't mapped yet. model={model}")
         return self.info
+
+    def register_model(self, entries: dict[str, dict[str, Any]]) -> None:
+        self.registered.update(entries)
 
 
 def words(batch: list[dict[str, str]]) -> int:
@@ -51,6 +57,25 @@ def test_the_window_comes_from_model_info_or_a_conservative_default(
     info: dict[str, Any] | None, expected: int
 ) -> None:
     assert context_window(FakeLitellm(info), "openai/x", 4096) == expected
+
+
+def test_an_ollama_window_is_asked_of_the_configured_server_once_and_then_pinned() -> None:
+    litellm = FakeLitellm({"max_input_tokens": 32_768, "litellm_provider": "ollama_chat"})
+
+    window = context_window(litellm, "ollama_chat/llama3.1:8b", 4096, "http://gpu-box:11434")
+
+    assert window == 32_768
+    assert litellm.asked == ["http://gpu-box:11434"]
+    pinned = litellm.registered["ollama_chat/llama3.1:8b"]
+    assert (pinned["max_input_tokens"], pinned["litellm_provider"]) == (32_768, "ollama_chat")
+
+
+def test_a_hosted_model_window_is_not_pinned() -> None:
+    litellm = FakeLitellm({"max_input_tokens": 128_000, "litellm_provider": "openai"})
+
+    context_window(litellm, "openai/gpt-4o", 4096)
+
+    assert litellm.registered == {}
 
 
 def test_messages_that_fit_are_sent_unchanged() -> None:
