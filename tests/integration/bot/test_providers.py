@@ -112,6 +112,13 @@ def resolve_reply() -> object:
     )
 
 
+def lessons_reply() -> object:
+    return json_reply(
+        "Noted for the runbook.",
+        documentation_updates={"lessons_learned": ["Alert when the pool is over 80% busy"]},
+    )
+
+
 async def test_a_whole_investigation_completes_with_no_error_shown(
     bot: BotHarness, provider: ScriptedModelServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -131,6 +138,7 @@ async def test_a_whole_investigation_completes_with_no_error_shown(
     offer = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
     bot.llm.script(reply("# Case report\n\nThe pool was cut."), reply("# Runbook\n\n1. Check."))
     await bot.click(offer, decision="yes")
+    await bot.reply(thread_ts, "lesson: alert when the pool is over 80% busy", lessons_reply())
     case = await bot.case(thread_ts)
     bot.llm.script(*judge())
     await fm(bot, f"score {case.short_id}", expect=2)
@@ -142,6 +150,7 @@ async def test_a_whole_investigation_completes_with_no_error_shown(
     assert case.root_cause_conclusion is not None
     assert case.root_cause_conclusion.root_cause == ROOT_CAUSE["root_cause"]
     assert len(bot.slack.calls_to("files.completeUploadExternal")) == 2
+    assert case.documentation.lessons_learned == ["Alert when the pool is over 80% busy"]
     score = await latest_scoring(bot, thread_ts)
     assert (score.status, score.total_score) == (ScoringStatus.COMPLETED, 58)
     shown = "\n".join(text_of(m) for m in bot.bot_messages(thread_ts))

@@ -10,6 +10,7 @@ import pytest
 from bot.llm_gateway import CUT_OFF_PROMPT
 from bot.llm_modes import Mode
 from domain.engine.schemas import ConsultingResponse
+from domain.knowledge import Citation, KnowledgeBaseKind, RetrievedChunk
 from domain.llm import (
     ChatMessage,
     LLMCallOutcome,
@@ -18,6 +19,8 @@ from domain.llm import (
     ModelTier,
     RefusalCause,
 )
+from rag.strategies import CASE_EVIDENCE
+from rag.synthesis import rewrite_query, synthesize
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.gateway import GatewayKit, gateway_for
 from tests.fakes.json_mode_server import FakeJsonModeServer
@@ -265,3 +268,37 @@ async def test_ollama_without_the_model_pulled_is_model_not_found() -> None:
             await ask(kit)
 
     assert refused.value.cause is RefusalCause.MODEL_NOT_FOUND
+
+
+class FakeAnthropicNative(FakeAnthropic):
+    """A Claude model with native structured output (``output_format``)."""
+
+    model_name = "claude-sonnet-4-5"
+
+
+TEXT_PROVIDERS = [FakeLLMServer, FakeAnthropic, FakeAnthropicNative, FakeOllama, FakeJsonModeServer]
+
+
+@pytest.mark.parametrize("provider", TEXT_PROVIDERS)
+async def test_knowledge_base_query_rewriting_and_synthesis_work_through_each_provider(
+    provider: type[ScriptedModelServer],
+) -> None:
+    chunk = RetrievedChunk(
+        text="14:05:02 ERROR HikariPool-1 - Connection is not available",
+        citation=Citation(kb=KnowledgeBaseKind.CASE, source="app.log", line_start=12),
+        score=0.9,
+    )
+    async with provider() as server:
+        gateway = gateway_for(server).gateway
+        server.script(
+            reply("checkout-api HikariPool timeouts since 14:05"),
+            reply("The pool ran out of connections at 14:05 [app.log:12]."),
+        )
+        rewritten = await rewrite_query(
+            gateway, "when did they start?", ["checkout-api HikariPool timeouts in app.log"]
+        )
+        answer = await synthesize(gateway, CASE_EVIDENCE, rewritten, [chunk])
+
+    assert rewritten == "checkout-api HikariPool timeouts since 14:05"
+    assert answer == "The pool ran out of connections at 14:05 [app.log:12]."
+    assert all("response_format" not in r and "format" not in r for r in server.requests)
