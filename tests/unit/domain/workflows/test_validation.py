@@ -214,3 +214,18 @@ def test_json_missing_a_required_field_does_not_parse(missing: str) -> None:
 
 def test_the_whole_catalog_is_reachable_for_validation() -> None:
     assert all(catalog().get(w.workflow_id, w.version) is w for w in catalog())
+
+
+def test_a_parameter_named_twice_is_refused() -> None:
+    twice = [
+        {"name": "TARGET_NAMESPACE", "value": "payments"},
+        {"name": "TARGET_DEPLOYMENT", "value": "payments-api"},
+        {"name": "TARGET_DEPLOYMENT", "value": "checkout-api"},
+    ]
+
+    verdict = check(strategy(RESTART, parameters=twice))
+
+    assert verdict.strategies == []
+    (problem,) = verdict.problems
+    assert problem.rule is Rule.PARAMETER_NAME
+    assert problem.describe() == "strategy 1: parameter TARGET_DEPLOYMENT is given more than once"
