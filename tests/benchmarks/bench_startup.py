@@ -80,7 +80,9 @@ def main() -> None:
         torch_dir.mkdir()
         (torch_dir / "models").write_text("not a folder: the ONNX copy cannot be saved here")
         torch_env = environment(torch_dir, FM_LANCEDB_URI=str(data_dir / "lancedb"))
-        print(f"Cold start of fm, {RUNS} fresh processes each (medians):")
+        # Wall time on a busy machine is processor time plus waiting for a core: say how busy.
+        load = os.getloadavg()[0]
+        print(f"Cold start of fm, {RUNS} fresh processes each (medians; load {load:.1f}):")
         measure("fm --help", env, ["--help"], RUNS)
         measure("fm doctor", env, ["doctor"], RUNS)
         measure("fm kb search (ONNX copy)", env, ["kb", "search", QUERY], RUNS)
