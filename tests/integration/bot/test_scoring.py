@@ -176,7 +176,8 @@ async def test_a_judge_that_keeps_failing_fails_the_scoring_with_its_reason_show
 ) -> None:
     thread_ts = await closed_case(bot)
     case = await bot.case(thread_ts)
-    bot.llm.script(status(400), status(400), status(400))
+    # Each judge turn's three attempts each get the gateway's own three tries of a 503.
+    bot.llm.script(*[status(503)] * 9)
 
     await fm(bot, f"score {case.short_id}", expect=2)
 
@@ -186,7 +187,7 @@ async def test_a_judge_that_keeps_failing_fails_the_scoring_with_its_reason_show
     assert "❌ The judge model could not be reached (3 attempts" in shown
     assert f"/fm score {case.short_id} --force" in shown
     assert "scripted" not in shown
-    assert "BadRequest" not in shown
+    assert "ServiceUnavailable" not in shown
     assert bot.judge_waits.waits == [2.0, 4.0]
     retried = await fm(bot, f"score {case.short_id}")
     assert "failed: The judge model could not be reached" in text_of(retried)
