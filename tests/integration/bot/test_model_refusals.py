@@ -32,7 +32,10 @@ CASES = {
         status(400, message="This model's maximum context length is 8192 tokens."),
         ["too long for the context window of openai/test-model", "shorter excerpt"],
     ),
-    "declined": (refusal(), ["The model openai/test-model declined to answer", "rephrase the request"]),
+    "declined": (
+        refusal(),
+        ["The model openai/test-model declined to answer", "rephrase the request"],
+    ),
     "bad request": (
         status(400, message="Invalid value for 'temperature'."),
         ["refused the request to openai/test-model as invalid (400)", "fm doctor --deep"],
