@@ -14,7 +14,7 @@ export LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS := True
 export LANCEDB_LOG := error
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test test-quick lint fmt bench clean doctor
+.PHONY: setup run test test-quick lint fmt bench clean doctor eval
 
 setup: $(STAMP)
 
@@ -58,6 +58,11 @@ bench: $(STAMP)
 
 doctor: $(STAMP)
 	$(BIN)/fm doctor
+
+# The evaluation scenarios through the real turn engine; without a model, the scripted competent
+# investigator plays (EVAL_ARGS="--investigator poor" for the poor one). Results in eval-results/.
+eval: $(STAMP)
+	$(BIN)/python -m evals $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage *.egg-info

@@ -1,0 +1,126 @@
+"""`fm eval` / `make eval`: run the scenarios, print the scoreboard, write JSON, markdown and PNGs.
+
+With no model handed in it runs a scripted investigator, so the harness works without a key. The
+caller that has a model builds the gateway (with a MemoryCallRecorder, for tokens and cost) and
+passes both in; this package never builds one itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from domain.llm import LLMCallRecord, LLMPort, MemoryCallRecorder
+from evals.report import to_markdown, write
+from evals.runner import DEFAULT_CONCURRENCY, LLMFactory, RunOptions, run_suite, shared
+from evals.scenario import SCENARIO_DIR, Scenario, load_scenarios, scenario_set_hash
+from evals.scoreboard import RunInfo, Scoreboard, build_scoreboard
+from evals.scripted import Style, scripted
+
+DEFAULT_OUT = Path("eval-results")
+EXIT_UNSAFE = 1
+EXIT_USAGE = 2
+RECORD_LIMIT = 1_000_000
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The options of `fm eval`."""
+    parser = argparse.ArgumentParser(prog="fm eval", description="Evaluate investigations.")
+    parser.add_argument(
+        "--investigator",
+        choices=[s.value for s in Style],
+        default=Style.COMPETENT.value,
+        help="scripted investigator to run when no model is configured (default competent)",
+    )
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="run only this scenario (repeatable)",
+    )
+    parser.add_argument(
+        "--scenarios",
+        type=Path,
+        default=SCENARIO_DIR,
+        metavar="DIR",
+        help="folder of scenario YAML files (default: the bundled set)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        metavar="DIR",
+        help="where to write scoreboard.json/.md and the PNG charts",
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        metavar="N",
+        help=f"scenarios run at once (default {DEFAULT_CONCURRENCY})",
+    )
+    parser.add_argument(
+        "--judge",
+        action="store_true",
+        help="also score each finished case with the LLM judge (needs a model)",
+    )
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    llm: LLMPort | None = None,
+    recorder: MemoryCallRecorder | None = None,
+) -> int:
+    """Run the suite; 0 when done, 1 when an unsafe suggestion reached the thread, 2 on misuse."""
+    args = build_parser().parse_args(argv)
+    if args.judge and (llm is None or not llm.enabled):
+        print("--judge needs a model: set FM_LLM_MODEL (or FM_LLM_JUDGE_MODEL).")
+        return EXIT_USAGE
+    try:
+        scenarios = load_scenarios(args.scenarios, args.scenario or None)
+    except (OSError, ValueError) as exc:
+        print(f"Cannot load the scenarios: {exc}")
+        return EXIT_USAGE
+    board = asyncio.run(_run(args, scenarios, llm, recorder))
+    written = write(board, args.out)
+    print(to_markdown(board))
+    print(
+        f"Wrote {written.json}, {written.markdown}, {written.reliability_png} and "
+        f"{written.scenarios_png}."
+    )
+    return EXIT_UNSAFE if board.summary.unsafe_shown else 0
+
+
+async def _run(
+    args: argparse.Namespace,
+    scenarios: Sequence[Scenario],
+    llm: LLMPort | None,
+    recorder: MemoryCallRecorder | None,
+) -> Scoreboard:
+    started, clock = datetime.now(UTC), time.monotonic()
+    recorder = recorder or MemoryCallRecorder(limit=RECORD_LIMIT)
+    llm_for: LLMFactory
+    if llm is None or not llm.enabled:
+        label = f"scripted/{args.investigator}"
+        llm_for = scripted(Style(args.investigator), recorder)
+    else:
+        label, llm_for = "", shared(llm)
+
+    def records() -> list[LLMCallRecord]:
+        return recorder.records
+
+    options = RunOptions(concurrency=args.concurrency, judge=llm if args.judge else None)
+    results = await run_suite(scenarios, llm_for, records=records, options=options)
+    run = RunInfo(
+        investigator=label or ", ".join(sorted({r.model for r in recorder.records})) or "model",
+        scenario_set_hash=scenario_set_hash(scenarios),
+        started_at=started,
+        seconds=round(time.monotonic() - clock, 2),
+    )
+    return build_scoreboard(results, run)
