@@ -42,6 +42,7 @@ from bot.executors import build_executor
 from bot.jobs import Jobs
 from bot.listeners import register_all
 from bot.llm_gateway import LiteLLMGateway, gateway_config
+from bot.model_copy import make_copy_in_background
 from bot.object_store import lancedb_storage_options
 from bot.services import Services
 from bot.services.cases import CaseStore
@@ -81,6 +82,8 @@ from storage.migrate import upgrade
 logger = logging.getLogger(__name__)
 
 SLACK_TIMEOUT_S = 30
+# Made once start-up traffic (resumed inbox items, a burst of events) has passed.
+MODEL_COPY_AFTER_S = 60.0
 """Per Web API call (slack_sdk's own default)."""
 
 
@@ -217,8 +220,12 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     if options.knowledge is None:
         model_path = resolve_model_path(settings.embedding_model)
         gateway = llm if isinstance(llm, LiteLLMGateway) else None
-        warm = functools.partial(warm_model, export_dir=settings.embedding_export_dir)
-        warming = warm_up(model_path, gateway, load_model=warm)
+        export_dir = settings.embedding_export_dir
+        warm = functools.partial(warm_model, export_dir=export_dir)
+        copy = functools.partial(
+            make_copy_in_background, model_path, export_dir, after_s=MODEL_COPY_AFTER_S
+        )
+        warming = warm_up(model_path, gateway, load_model=warm, then=copy)
         runtime.background.append(asyncio.create_task(warming, name="fm-warm-up"))
     return runtime
 

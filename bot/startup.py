@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,8 +40,12 @@ async def warm_up(
     *,
     load_model: Callable[[Path], Any],
     freeze: Callable[[], None] = freeze_startup_objects,
+    then: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
-    """Load the embedding model and the LLM library now, not during the first turn; then freeze."""
+    """Load the embedding model and the LLM library now, not during the first turn; then freeze.
+
+    `then` runs last, once the bot is warm (making the model's ONNX copy when there is none).
+    """
     try:
         await asyncio.to_thread(load_model, model_path)
     except (OSError, RuntimeError, ValueError):
@@ -52,3 +56,5 @@ async def warm_up(
         except Exception:  # the first turn tries again and reports it in the thread
             logger.warning("the LLM library could not be loaded", exc_info=True)
     freeze()
+    if then is not None:
+        await then()

@@ -46,6 +46,8 @@ def export_model(model_path: Path, export_dir: Path) -> Export | None:
     folder = export_folder(model_path, export_dir)
     started = time.monotonic()
     try:
+        # Before torch loads (~10 s): a place the copy cannot be saved in fails at once.
+        folder.mkdir(parents=True, exist_ok=True)
         made = make_export(torch_encoder(model_path).model, model_path, folder)
     except OSError as exc:
         logger.warning("cannot save the ONNX copy of the embedding model in %s: %s", folder, exc)

@@ -65,6 +65,16 @@ def load_model(path: Path, export_dir: Path | None = None) -> Encoder:
         return _MODELS[key]
 
 
+def reload_model(path: Path, export_dir: Path | None) -> Encoder:
+    """Load the model again in place of the shared one (its ONNX copy was just made)."""
+    key = (str(path), str(export_dir) if export_dir else None)
+    encoder = load_encoder(path, export_dir)
+    with _LOCK:
+        # Encodings under way finish with the encoder they hold; the next ones use this one.
+        _MODELS[key] = encoder
+    return encoder
+
+
 def warm_model(path: Path, export_dir: Path | None = None) -> None:
     """Load the model at `path` and encode once.
 
