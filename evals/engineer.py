@@ -29,6 +29,7 @@ from evals.verdicts import claim_correct
 MAX_IDLE = 2
 IDLE_TEXT = "I have nothing new to add. What do you need from me next?"
 NO_ACCESS = "I can't get that: I have no access to it."
+MATCH_AT_LEAST = 2
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,11 @@ class Move:
     files: list[SharedItem] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)
     """(request id, reason) pairs."""
+
+
+def _enough(keywords: list[str]) -> int:
+    """Two of an item's keywords must appear: one word ("page", "logs") matches too much."""
+    return min(MATCH_AT_LEAST, len(keywords))
 
 
 def request_text(request: EvidenceRequest) -> str:
@@ -69,12 +75,13 @@ class SimulatedEngineer:
         shared = [(keyword_score(i.keywords, text), i) for i in self.scenario.shared]
         missing = [(keyword_score(u.keywords, text), u) for u in self.scenario.unavailable]
         best = max((score for score, _ in shared), default=0)
-        worst_gap = max(missing, key=lambda m: m[0], default=(0, None))
-        if worst_gap[0] > best and worst_gap[1] is not None:
-            return worst_gap[1]
-        if best == 0:
-            return None
-        return [item for score, item in shared if score == best]
+        gap_score, gap = max(missing, key=lambda m: m[0], default=(0, None))
+        if gap is not None and gap_score > best and gap_score >= _enough(gap.keywords):
+            return gap
+        found = [
+            item for score, item in shared if score == best and score >= _enough(item.keywords)
+        ]
+        return found or None
 
     def next_move(self, case: Case) -> Move | None:
         """Answer the open requests, else report the fix, else ask what next; None: stop."""
