@@ -25,7 +25,7 @@ from domain.knowledge import (
 )
 from domain.redaction import redact_text
 
-KNOWLEDGE_DIR = Path(__file__).parent / "knowledge"
+KNOWLEDGE_DIR = Path(__file__).parent / "runbooks"
 _WORD = re.compile(r"[a-z0-9_.-]{3,}")
 _ERROR = re.compile(r"\b(?:error|fatal|failed|exception|critical)\b", re.IGNORECASE)
 _WARNING = re.compile(r"\bwarn(?:ing)?\b", re.IGNORECASE)

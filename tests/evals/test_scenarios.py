@@ -104,7 +104,7 @@ def test_every_bundled_file_has_its_origin_and_licence_recorded() -> None:
         rows = {row["file"]: row for row in csv.DictReader(handle)}
     bundled = {
         str(path.relative_to(EVALS.parent))
-        for folder in ("scenarios", "knowledge", "LICENSES")
+        for folder in ("scenarios", "runbooks", "LICENSES")
         for path in (EVALS / folder).rglob("*")
         if path.is_file() and path.parent != SCENARIO_DIR
     }
