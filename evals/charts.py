@@ -25,6 +25,8 @@ def draw_reliability(board: Scoreboard, path: Path) -> None:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 5.0))
     ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfectly calibrated")
+    ax.plot([], [], "o", color="tab:red", label="bin's mean confidence")
+    ax.bar([], [], color="tab:blue", alpha=0.6, label="bin's accuracy")
     for row in board.reliability:
         if row.accuracy is None or row.mean_confidence is None:
             continue
@@ -72,7 +74,8 @@ def draw_scenarios(board: Scoreboard, path: Path) -> None:
     names, values, colours = [], [], []
     for r in results:
         names.append(r.scenario_id)
-        values.append(r.confidence or 0.0)
+        # A case with no claim still gets a sliver, so its colour (abstained or silent) shows.
+        values.append(r.confidence if r.confidence is not None else 0.02)
         if r.correct is True:
             colours.append("tab:green")
         elif r.correct is False:

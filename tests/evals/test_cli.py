@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,16 @@ def test_the_judge_without_a_model_is_refused(capsys: pytest.CaptureFixture[str]
 def test_an_unknown_scenario_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--scenario", "no-such-thing"]) == EXIT_USAGE
     assert "unknown scenarios: no-such-thing" in capsys.readouterr().out
+
+
+def test_python_dash_m_evals_runs_as_make_eval_does(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "evals", "--scenario", "clock-skew", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| clock-skew | root_cause | ✅ |" in done.stdout
+    assert done.stderr == ""  # withheld-command warnings stay off the scoreboard's terminal
