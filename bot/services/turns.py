@@ -12,7 +12,6 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.render.commands import notice
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
@@ -31,10 +30,6 @@ logger = logging.getLogger(__name__)
 HISTORY_MESSAGES = 12
 SAVE_ATTEMPTS = 3
 BOT_AUTHOR = "bot"
-INTERRUPTED = (
-    "I was restarted while answering this. The case itself is up to date (see the header at the "
-    "top of the thread); send your message again if you still need my answer."
-)
 
 
 @dataclass(frozen=True)
@@ -85,14 +80,16 @@ class TurnService:
         if case is None:
             logger.info("message outside any case ignored", extra={"work": work_key})
             return
-        at = placeholder or await self._presenter.start_placeholder(case, work_key)
         history = await self._messages.list_for_case(case.case_id)
         seen = {m.ts for m in history}
         fresh = [m for m in messages if m.ts not in seen]
         if not fresh:
-            # The case was saved before a restart interrupted the rest of this turn.
-            await self._presenter.replace(case, at, notice(INTERRUPTED))
+            # Answered and saved before a crash kept the item from being marked done: the answer
+            # is in the thread already (shown before saving), so only the header is brought up.
+            logger.info("turn already answered", extra={"work": work_key})
+            await self._presenter.show_header(case)
             return
+        at = placeholder or await self._presenter.start_placeholder(case, work_key)
         ingested = await self._uploads.ingest(case=case, messages=fresh, at=at)
         if ingested.placeholder_used:
             at = await self._presenter.new_placeholder(case, work_key)
