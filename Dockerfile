@@ -43,7 +43,7 @@ USER 10001:10001
 # Load the bundled embedding model once, offline, as the runtime user: the build fails here
 # (not at the first incident) if the model is incomplete, and any cache lands in fm's home.
 RUN python -c "from sentence_transformers import SentenceTransformer; \
-from rag.embedding_model import resolve_model_path; \
+from rag.embeddings.model import resolve_model_path; \
 model = SentenceTransformer(str(resolve_model_path(None)), device='cpu'); \
 assert model.encode(['warm-up']).shape == (1, 384)"
 

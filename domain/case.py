@@ -7,21 +7,26 @@ from datetime import timedelta
 from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, new_id, utc_now
-from domain.conclusions import DeadEnd, RootCauseConclusion, Solution, WorkingConclusion
-from domain.confirmations import PendingConfirmation
-from domain.evidence import Evidence, UploadedFile
-from domain.evidence_requests import EvidenceRequest
-from domain.hypotheses import Hypothesis
-from domain.progress import InvestigationProgress, InvestigationStage, compute_stage
-from domain.special_states import DegradedMode, DocumentationData, EscalationState
-from domain.status import TERMINAL_STATUSES, CaseStatus, CaseStatusTransition
-from domain.turns import TurnProgress
-from domain.verification import (
+from domain.investigation.conclusions import (
+    DeadEnd,
+    RootCauseConclusion,
+    Solution,
+    WorkingConclusion,
+)
+from domain.investigation.evidence import Evidence, UploadedFile
+from domain.investigation.evidence_requests import EvidenceRequest
+from domain.investigation.hypotheses import Hypothesis
+from domain.investigation.progress import InvestigationProgress, InvestigationStage, compute_stage
+from domain.investigation.turns import TurnProgress
+from domain.investigation.verification import (
     ConsultingData,
     InvestigationPath,
     PathSelection,
     ProblemVerification,
 )
+from domain.lifecycle.confirmations import PendingConfirmation
+from domain.lifecycle.special_states import DegradedMode, DocumentationData, EscalationState
+from domain.lifecycle.status import TERMINAL_STATUSES, CaseStatus, CaseStatusTransition
 
 STUCK_AFTER_TURNS = 3
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from domain.case import Case
-from domain.confirmations import PendingConfirmation
+from domain.lifecycle.confirmations import PendingConfirmation
 from domain.llm import LLMCallRecord
 from domain.records import (
     AuditEntry,

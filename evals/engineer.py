@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.case import Case
-from domain.confirmations import (
+from domain.investigation.evidence_requests import EvidenceRequest, open_requests
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     Decision,
     PathChoicePayload,
@@ -20,8 +21,7 @@ from domain.confirmations import (
     SolutionAppliedPayload,
     StatusChangePayload,
 )
-from domain.evidence_requests import EvidenceRequest, open_requests
-from domain.status import CaseStatus
+from domain.lifecycle.status import CaseStatus
 from evals.matching import hits, keyword_score
 from evals.scenario import Kind, Scenario, SharedItem, Unavailable
 from evals.verdicts import claim_correct

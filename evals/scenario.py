@@ -15,8 +15,8 @@ from typing import Self
 import yaml
 from pydantic import AwareDatetime, Field, PrivateAttr, field_validator, model_validator
 
-from domain.evidence_requests import RequestCategory
-from domain.verification import InvestigationPath, TemporalState, UrgencyLevel
+from domain.investigation.evidence_requests import RequestCategory
+from domain.investigation.verification import InvestigationPath, TemporalState, UrgencyLevel
 from evals.base import EvalModel
 from evals.matching import Phrasing, check_patterns
 

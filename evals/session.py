@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from domain.case import Case
-from domain.confirmations import Decision
 from domain.engine.engine import TurnEngine
 from domain.engine.inputs import InputFile, InputMessage, TurnInput
 from domain.engine.view import TurnReply
-from domain.evidence import UploadedFile
+from domain.investigation.evidence import UploadedFile
 from domain.knowledge import KnowledgePort
+from domain.lifecycle.confirmations import Decision
 from domain.llm import LLMPort
 from domain.records import ConversationMessage, MessageRole
 from evals.scenario import Scenario, SharedItem

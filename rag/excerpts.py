@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from rag.chunking.severity import severity_name, severity_rank
+from rag.chunking.timestamps import FORMATS, TimestampParser
 from rag.retrieval import Hit, keyword_query
-from rag.severity import severity_name, severity_rank
-from rag.timestamps import FORMATS, TimestampParser
 
 MAX_EXCERPT_LINES = 6
 _WORD = re.compile(r"[a-z0-9_]{2,}")

@@ -11,15 +11,15 @@ from datetime import datetime
 
 from domain.base import utc_now
 from domain.knowledge import IngestReport, ToolStatus
-from rag.chunking import EmptyDocumentError, PreparedDocument, prepare_document
-from rag.chunks import DocumentKind
-from rag.decoding import UnsupportedUploadError
-from rag.embeddings import Embedder, VectorCache, Vectors, embed_with_cache
-from rag.filters import quote
-from rag.log_chunking import window_vectors
-from rag.rows import RowScope, document_rows, with_vectors
-from rag.store import KnowledgeStore, TableName, table_for
-from rag.templates import embedding_text as template_text
+from rag.chunking.chunks import DocumentKind
+from rag.chunking.decoding import UnsupportedUploadError
+from rag.chunking.logs import window_vectors
+from rag.chunking.templates import embedding_text as template_text
+from rag.chunking.uploads import EmptyDocumentError, PreparedDocument, prepare_document
+from rag.embeddings.embedder import Embedder, VectorCache, Vectors, embed_with_cache
+from rag.store.filters import quote
+from rag.store.rows import RowScope, document_rows, with_vectors
+from rag.store.tables import KnowledgeStore, TableName, table_for
 
 logger = logging.getLogger(__name__)
 

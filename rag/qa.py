@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from domain.knowledge import KnowledgeResult, ToolStatus
 from domain.llm import LLMPort
 from rag.excerpts import Excerpt, excerpt
-from rag.filters import Scope, derive_filters
 from rag.retrieval import HybridRetriever
-from rag.store import TableName
+from rag.store.filters import Scope, derive_filters
+from rag.store.tables import TableName
 from rag.strategies import KBStrategy
 from rag.synthesis import rewrite_query, synthesize
 

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 from lancedb.query import FullTextOperator, MatchQuery
 
-from rag.embeddings import Embedder, VectorCache, Vectors
-from rag.store import KnowledgeStore, TableName
+from rag.embeddings.embedder import Embedder, VectorCache, Vectors
+from rag.store.tables import KnowledgeStore, TableName
 
 FETCH_PER_SIDE = 30
 RRF_K = 60

@@ -16,15 +16,15 @@ from domain.knowledge import (
     ToolStatus,
 )
 from domain.llm import LLMPort
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import Embedder, SentenceTransformerEmbedder, VectorCache
+from rag.embeddings.embedder import Embedder, SentenceTransformerEmbedder, VectorCache
+from rag.embeddings.model import resolve_model_path
 from rag.excerpts import Excerpt
-from rag.filters import InvalidScopeError, Scope, check_id, quote
 from rag.ingestion import IngestionPipeline, IngestRequest, ProgressCallback
 from rag.qa import DocumentQA
 from rag.retrieval import HybridRetriever
-from rag.rows import RowScope
-from rag.store import KnowledgeStore, TableName, table_for
+from rag.store.filters import InvalidScopeError, Scope, check_id, quote
+from rag.store.rows import RowScope
+from rag.store.tables import KnowledgeStore, TableName, table_for
 from rag.tools import (
     INSTALLATION_TEAM,
     CaseAccess,

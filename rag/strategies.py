@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.knowledge import Citation, KnowledgeBaseKind, RetrievedChunk
-from rag.doc_chunking import SECTION_SEPARATOR
+from rag.chunking.documents import SECTION_SEPARATOR
 from rag.excerpts import Excerpt
-from rag.store import TableName
+from rag.store.tables import TableName
 
 
 class CitationStyle(StrEnum):

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from domain.knowledge import KnowledgeBaseKind, KnowledgeResult, ToolStatus
-from rag.filters import InvalidScopeError, Scope, check_id
 from rag.qa import DocumentQA
+from rag.store.filters import InvalidScopeError, Scope, check_id
 from rag.strategies import CASE_EVIDENCE, GLOBAL_KB, PERSONAL_RUNBOOKS
 
 INSTALLATION_TEAM = "*"

@@ -9,8 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.case import Case
-from domain.confirmations import PendingConfirmation
-from domain.status import CaseStatusTransition
+from domain.lifecycle.confirmations import PendingConfirmation
+from domain.lifecycle.status import CaseStatusTransition
 from storage.tables import AuditRow, CaseRow, ConfirmationRow
 
 CROCKFORD_BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

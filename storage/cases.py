@@ -9,9 +9,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.case import Case
-from domain.confirmations import PendingConfirmation
 from domain.errors import DuplicateCaseError, NotFoundError, VersionConflictError
-from domain.status import TERMINAL_STATUSES, CaseStatus
+from domain.lifecycle.confirmations import PendingConfirmation
+from domain.lifecycle.status import TERMINAL_STATUSES, CaseStatus
 from storage.case_rows import (
     case_row,
     new_short_id,

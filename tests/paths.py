@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-TEST_DATA = Path(__file__).resolve().parent / "data"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+"""The repository's root folder."""
+TEST_DATA = REPO_ROOT / "tests" / "data"
 LOGHUB = TEST_DATA / "loghub"
 RUNBOOKS = TEST_DATA / "runbooks"
 ALERTS = TEST_DATA / "alerts"

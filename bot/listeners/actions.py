@@ -8,9 +8,9 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 
-from bot.ids import ActionId
 from bot.services import Services
-from bot.slack_events import parse_click
+from bot.slack.events import parse_click
+from bot.slack.ids import ActionId
 
 OUR_ACTIONS = re.compile(rf"^({'|'.join(re.escape(a.value) for a in ActionId)})(:.*)?$")
 

@@ -11,9 +11,9 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 
-from bot.errors import is_expected, new_reference, user_message
-from bot.render.commands import notice
 from bot.services import Services
+from bot.slack.errors import is_expected, new_reference, user_message
+from bot.slack.render.commands import notice
 
 logger = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 
-from bot.ids import EventType
+from bot.inbox.work import HomeWork
 from bot.services import Services
-from bot.work import HomeWork
+from bot.slack.ids import EventType
 
 
 def register(app: AsyncApp, services: Services) -> None:

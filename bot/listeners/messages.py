@@ -11,9 +11,9 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.ids import EventType
 from bot.services import Services
-from bot.slack_events import parse_message
+from bot.slack.events import parse_message
+from bot.slack.ids import EventType
 
 
 def register(app: AsyncApp, services: Services) -> None:

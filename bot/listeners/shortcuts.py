@@ -7,9 +7,9 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 
-from bot.ids import CallbackId
 from bot.services import Services
-from bot.slack_events import parse_investigate, parse_score_shortcut
+from bot.slack.events import parse_investigate, parse_score_shortcut
+from bot.slack.ids import CallbackId
 
 
 def register(app: AsyncApp, services: Services) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.alerts import AlertService
-from bot.services.analysis import AnalysisService
+from bot.services.alerting.alerts import AlertService
+from bot.services.alerting.analysis import AnalysisService
+from bot.services.alerting.remediation import RemediationService
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
@@ -13,8 +14,7 @@ from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
 from bot.services.presenter import ThreadPresenter
-from bot.services.remediation import RemediationService
-from bot.services.scoring import ScoringService
+from bot.services.scoring.service import ScoringService
 from bot.services.turns import TurnService
 
 

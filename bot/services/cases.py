@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.work import ThreadRef
+from bot.inbox.work import ThreadRef
 from domain.case import Case
 from domain.errors import NotFoundError, VersionConflictError
 from domain.ports import CaseRepository

@@ -5,29 +5,36 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.errors import BotError
-from bot.ids import ActionId, AnswerValue, CaseValue, RequestValue, load_value, parse_action_id
-from bot.render.commands import notice
+from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
-from bot.services.scoring import ScoringService
-from bot.work import ClickWork
+from bot.services.scoring.service import ScoringService
+from bot.slack.errors import BotError
+from bot.slack.ids import (
+    ActionId,
+    AnswerValue,
+    CaseValue,
+    RequestValue,
+    load_value,
+    parse_action_id,
+)
+from bot.slack.render.commands import notice
 from domain.case import Case
-from domain.confirmations import (
+from domain.engine.answers import follow_up_note
+from domain.engine.engine import TurnEngine, TurnResult
+from domain.errors import NotFoundError
+from domain.lifecycle.confirmations import (
     ConfirmationState,
     Decision,
     DeliverablesPayload,
     PendingConfirmation,
 )
-from domain.engine.answers import follow_up_note
-from domain.engine.engine import TurnEngine, TurnResult
-from domain.errors import NotFoundError
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DocumentType
 from domain.ports import AuditRepository, Clock
-from domain.proposals import propose
 from domain.records import AuditEntry
-from domain.special_states import DocumentType
 
 logger = logging.getLogger(__name__)
 

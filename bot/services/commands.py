@@ -5,8 +5,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.ids import Subcommand
-from bot.render.commands import (
+from bot.inbox.work import CommandWork
+from bot.services.cases import CaseStore
+from bot.services.ports import ChatSurface
+from bot.services.proposals import CloseRequests
+from bot.services.scoring.service import ScoringService
+from bot.slack.ids import Subcommand
+from bot.slack.render.commands import (
     CaseLink,
     case_list,
     case_status,
@@ -14,13 +19,8 @@ from bot.render.commands import (
     kb_results,
     notice,
 )
-from bot.render.header import case_label
-from bot.render.message import SlackMessage
-from bot.services.cases import CaseStore
-from bot.services.ports import ChatSurface
-from bot.services.proposals import CloseRequests
-from bot.services.scoring import ScoringService
-from bot.work import CommandWork
+from bot.slack.render.header import case_label
+from bot.slack.render.message import SlackMessage
 from domain.case import Case
 from domain.knowledge import KnowledgePort
 

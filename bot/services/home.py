@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from bot.render.commands import CaseLink, notice
-from bot.render.text import code
-from bot.render.views import HomeModel, ScoreLine, home_view
+from bot.inbox.work import HomeWork, KbAddWork
 from bot.services.cases import CaseStore
 from bot.services.ports import ChatSurface, KnowledgeStats
-from bot.services.scoring import ScoringService
-from bot.work import HomeWork, KbAddWork
+from bot.services.scoring.service import ScoringService
+from bot.slack.render.commands import CaseLink, notice
+from bot.slack.render.text import code
+from bot.slack.render.views import HomeModel, ScoreLine, home_view
 from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
 
 logger = logging.getLogger(__name__)

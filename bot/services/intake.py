@@ -11,10 +11,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.retry import RECORD_ATTEMPTS, retrying
-from bot.services.cases import CaseStore
-from bot.slack_events import IncomingMessage
-from bot.work import (
+from bot.inbox.retry import RECORD_ATTEMPTS, retrying
+from bot.inbox.work import (
     AlertWork,
     ClickWork,
     CommandWork,
@@ -28,6 +26,8 @@ from bot.work import (
     Work,
     to_item,
 )
+from bot.services.cases import CaseStore
+from bot.slack.events import IncomingMessage
 from domain.ports import InboxRepository
 from domain.records import InboxItem
 from domain.redaction import redact_text

@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.render.commands import notice
-from bot.render.header import case_label
-from bot.render.text import shorten
+from bot.inbox.work import OpenCaseWork, ThreadMessage
 from bot.services.cases import CaseStore
 from bot.services.presenter import ThreadPresenter
 from bot.services.turns import TurnService
-from bot.work import OpenCaseWork, ThreadMessage
+from bot.slack.render.commands import notice
+from bot.slack.render.header import case_label
+from bot.slack.render.text import shorten
 from domain.case import Case
 from domain.errors import DuplicateCaseError
 from domain.ports import Clock

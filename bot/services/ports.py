@@ -6,8 +6,8 @@ from typing import Protocol
 
 from slack_sdk.models.views import View
 
-from bot.render.message import SlackMessage
-from bot.work import SlackFileRef
+from bot.inbox.work import SlackFileRef
+from bot.slack.render.message import SlackMessage
 
 
 class ChatSurface(Protocol):

@@ -5,20 +5,24 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.render.header import case_header_message
-from bot.render.limits import fit
-from bot.render.message import SlackMessage
-from bot.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.render.reply import placeholder, reply_message
+from bot.inbox.work import ThreadRef
 from bot.services.ports import ChatSurface
 from bot.services.refs import MessageRefs
-from bot.work import ThreadRef
+from bot.slack.render.header import case_header_message
+from bot.slack.render.limits import fit
+from bot.slack.render.message import SlackMessage
+from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.reply import placeholder, reply_message
 from domain.case import Case
-from domain.confirmations import ConfirmationState, PendingConfirmation, StatusChangePayload
-from domain.decisions import AnswerOutcome, AnswerResult
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
-from domain.status import TERMINAL_STATUSES
+from domain.lifecycle.confirmations import (
+    ConfirmationState,
+    PendingConfirmation,
+    StatusChangePayload,
+)
+from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
+from domain.lifecycle.status import TERMINAL_STATUSES
 
 logger = logging.getLogger(__name__)
 

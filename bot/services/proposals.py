@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from bot.render.header import case_label
 from bot.services.cases import CaseStore
 from bot.services.presenter import ThreadPresenter
+from bot.slack.render.header import case_label
 from domain.case import Case
-from domain.confirmations import PendingConfirmation, StatusChangePayload
 from domain.engine.present import confirmation_prompt
-from domain.lifecycle import ensure_not_terminal
+from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.status import CaseStatus
+from domain.lifecycle.transitions import ensure_not_terminal
 from domain.ports import Clock
-from domain.proposals import propose
-from domain.status import CaseStatus
 
 
 class CloseRequests:

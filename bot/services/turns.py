@@ -12,11 +12,11 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.inbox.work import ThreadMessage, ThreadRef
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
 from bot.services.uploads import UploadService
-from bot.work import ThreadMessage, ThreadRef
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
 from domain.engine.inputs import InputFile, InputMessage, TurnInput

@@ -6,15 +6,15 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.errors import DownloadRefusedError
-from bot.render.message import SlackMessage
-from bot.render.uploads import upload_refused, upload_summary
+from bot.inbox.work import SlackFileRef, ThreadMessage
 from bot.services.presenter import ThreadPresenter
-from bot.work import SlackFileRef, ThreadMessage
+from bot.slack.errors import DownloadRefusedError
+from bot.slack.render.message import SlackMessage
+from bot.slack.render.uploads import upload_refused, upload_summary
 from domain.case import Case
 from domain.engine.inputs import InputFile
 from domain.errors import NotFoundError
-from domain.evidence import UploadedFile
+from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport, KnowledgePort, ToolStatus
 from domain.ports import Clock, FileRepository
 from domain.records import FileStatus, StoredFile

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.confirmations import ConfirmationKind, ConfirmationState, Decision
-from domain.decisions import AnswerOutcome, AnswerResult, answer, may_answer
 from domain.engine.context import TurnContext
 from domain.engine.intents import parse_decision
 from domain.engine.view import DocumentView
 from domain.errors import DomainError
-from domain.special_states import DocumentType
+from domain.lifecycle.confirmations import ConfirmationKind, ConfirmationState, Decision
+from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer, may_answer
+from domain.lifecycle.special_states import DocumentType
 
 DOCUMENT_NAMES = {
     DocumentType.INCIDENT_REPORT: "the case report",

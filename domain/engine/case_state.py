@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.case import Case
-from domain.evidence_requests import EvidenceStatus, open_requests
-from domain.progress import MILESTONES
-from domain.status import CaseStatus
+from domain.investigation.evidence_requests import EvidenceStatus, open_requests
+from domain.investigation.progress import MILESTONES
+from domain.lifecycle.status import CaseStatus
 
 MAX_EVIDENCE_SHOWN = 15
 MAX_TEXT = 300

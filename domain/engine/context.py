@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from domain.case import Case
-from domain.confirmations import ConfirmationPayload, PendingConfirmation
+from domain.engine.apply.scrub import SafetyLog
 from domain.engine.inputs import TurnInput
-from domain.engine.scrub import SafetyLog
 from domain.errors import DomainError
-from domain.proposals import propose
+from domain.lifecycle.confirmations import ConfirmationPayload, PendingConfirmation
+from domain.lifecycle.proposals import propose
 
 logger = logging.getLogger(__name__)
 

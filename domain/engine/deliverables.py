@@ -7,16 +7,16 @@ import re
 from collections.abc import Callable
 
 from domain.case import Case
-from domain.confirmations import DeliverablesPayload
 from domain.engine.context import TurnContext
 from domain.engine.documents import fallback_report, fallback_runbook, problem_of
 from domain.engine.prompts import PromptContext, PromptKind, render_prompt
 from domain.engine.view import DocumentView
 from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
+from domain.lifecycle.confirmations import DeliverablesPayload
+from domain.lifecycle.special_states import DocumentType, GeneratedDocument
+from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMPort, LLMUnavailableError, ModelTier
 from domain.ports import Clock
-from domain.special_states import DocumentType, GeneratedDocument
-from domain.status import CaseStatus
 
 logger = logging.getLogger(__name__)
 

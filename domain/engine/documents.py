@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.case import Case
-from domain.conclusions import rubric_band
-from domain.evidence_requests import EvidenceStatus
-from domain.hypotheses import HypothesisStatus
+from domain.investigation.conclusions import rubric_band
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.investigation.hypotheses import HypothesisStatus
 
 UNKNOWN = "_unknown_"
 

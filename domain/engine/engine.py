@@ -13,11 +13,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from domain.case import Case
-from domain.confirmations import ConfirmationKind, ConfirmationState, Decision
-from domain.decisions import AnswerOutcome, AnswerResult, answer
-from domain.degraded import update_degraded_mode
 from domain.engine.answers import decision_note, typed_decision
-from domain.engine.apply import apply_reply
+from domain.engine.apply.reply import apply_reply
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
 from domain.engine.inputs import TurnInput
@@ -33,8 +30,13 @@ from domain.engine.schemas import (
 )
 from domain.engine.view import DebugInfo, DocumentView, ReplyKind, TurnReply
 from domain.errors import NotFoundError
-from domain.evidence_requests import block_request
+from domain.investigation.evidence_requests import block_request
+from domain.investigation.turn_tracking import record_turn, snapshot
 from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
+from domain.lifecycle.confirmations import ConfirmationKind, ConfirmationState, Decision
+from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer
+from domain.lifecycle.degraded import update_degraded_mode
+from domain.lifecycle.status import CaseStatus
 from domain.llm import (
     LLMPort,
     LLMRateLimitedError,
@@ -45,8 +47,6 @@ from domain.llm import (
     ModelTier,
 )
 from domain.ports import Clock
-from domain.status import CaseStatus
-from domain.turn_tracking import record_turn, snapshot
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from domain.base import DomainModel
-from domain.evidence import UploadedFile
+from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport
 from domain.records import ConversationMessage
 

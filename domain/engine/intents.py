@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from domain.confirmations import Decision
-from domain.status import CaseStatus
+from domain.lifecycle.confirmations import Decision
+from domain.lifecycle.status import CaseStatus
 
 MAX_YES_WORDS = 8
 MAX_NO_WORDS = 4

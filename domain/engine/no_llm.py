@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from domain.engine.apply import propose_statement, request_status_change
-from domain.engine.apply_evidence import new_evidence
+from domain.engine.apply.evidence import new_evidence
+from domain.engine.apply.reply import propose_statement, request_status_change
 from domain.engine.context import TurnContext
 from domain.engine.inputs import InputFile
 from domain.engine.intents import StatusIntent, parse_status_intent
 from domain.engine.schemas import StatusChangeRequest
 from domain.knowledge import KnowledgeBaseKind, RetrievedChunk
-from domain.status import CaseStatus
+from domain.lifecycle.status import CaseStatus
 
 MAX_EXCERPTS_SHOWN = 3
 EXCERPT_CHARS = 300

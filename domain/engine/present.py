@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from domain.case import Case
-from domain.conclusions import Solution, rubric_band
-from domain.confirmations import ConfirmationKind, ConfirmationState, Decision, PendingConfirmation
 from domain.engine.context import TurnLog
 from domain.engine.view import (
     CaseHeaderView,
@@ -27,9 +25,16 @@ from domain.engine.view import (
     SolutionView,
     TurnReply,
 )
-from domain.evidence_requests import EvidenceRequest, EvidenceStatus, open_requests
-from domain.hypotheses import HypothesisStatus
+from domain.investigation.conclusions import Solution, rubric_band
+from domain.investigation.evidence_requests import EvidenceRequest, EvidenceStatus, open_requests
+from domain.investigation.hypotheses import HypothesisStatus
 from domain.knowledge import Citation
+from domain.lifecycle.confirmations import (
+    ConfirmationKind,
+    ConfirmationState,
+    Decision,
+    PendingConfirmation,
+)
 
 _HIDDEN_HYPOTHESES = frozenset({HypothesisStatus.REFUTED, HypothesisStatus.RETIRED})
 _YES_NO = [

@@ -18,19 +18,19 @@ from importlib import resources
 
 from pydantic import BaseModel
 
-from domain.anchoring import anchoring_warnings
 from domain.case import Case
 from domain.engine.case_state import render_case_state
 from domain.engine.inputs import InputFile, TurnInput
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
+from domain.investigation.anchoring import anchoring_warnings
+from domain.investigation.progress import STAGE_FOCUS, InvestigationStage, StageFocus
+from domain.investigation.verification import InvestigationStrategy
 from domain.knowledge import RetrievedChunk
-from domain.lifecycle import current_strategy
+from domain.lifecycle.status import CaseStatus
+from domain.lifecycle.transitions import current_strategy
 from domain.llm import ChatMessage
 from domain.ports import Clock
-from domain.progress import STAGE_FOCUS, InvestigationStage, StageFocus
 from domain.records import ConversationMessage, MessageRole
-from domain.status import CaseStatus
-from domain.verification import InvestigationStrategy
 
 MAX_HISTORY_MESSAGES = 12
 STALL_WARNING_TURNS = 2

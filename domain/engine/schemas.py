@@ -12,20 +12,20 @@ from datetime import datetime
 from pydantic import Field
 
 from domain.base import DomainModel
-from domain.conclusions import AlternativeExplanation, SolutionType
-from domain.evidence import EvidenceClassification, EvidenceStance
-from domain.evidence_requests import AcquisitionGuidance, Criticality, RequestCategory
-from domain.hypotheses import (
+from domain.investigation.conclusions import AlternativeExplanation, SolutionType
+from domain.investigation.evidence import EvidenceClassification, EvidenceStance
+from domain.investigation.evidence_requests import AcquisitionGuidance, Criticality, RequestCategory
+from domain.investigation.hypotheses import (
     EvidenceRequirement,
     HypothesisCategory,
     HypothesisGenerationMode,
     HypothesisStatus,
 )
-from domain.progress import MilestoneUpdates
-from domain.special_states import DocumentType
-from domain.status import CaseStatus, ClosureReason
-from domain.turns import TurnOutcome
-from domain.verification import Correlation, TemporalState, UrgencyLevel
+from domain.investigation.progress import MilestoneUpdates
+from domain.investigation.turns import TurnOutcome
+from domain.investigation.verification import Correlation, TemporalState, UrgencyLevel
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus, ClosureReason
 
 MAX_REQUESTS_PER_TURN = 3
 

@@ -7,15 +7,15 @@ from enum import StrEnum
 from pydantic import ConfigDict, Field
 
 from domain.base import DomainModel
-from domain.conclusions import ConfidenceLevel
-from domain.confirmations import ConfirmationKind, Decision
-from domain.evidence_requests import Criticality, EvidenceStatus, RequestCategory
-from domain.hypotheses import HypothesisCategory, HypothesisStatus
+from domain.investigation.conclusions import ConfidenceLevel
+from domain.investigation.evidence_requests import Criticality, EvidenceStatus, RequestCategory
+from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
+from domain.investigation.progress import InvestigationStage
+from domain.investigation.verification import InvestigationPath
 from domain.knowledge import Citation
-from domain.progress import InvestigationStage
-from domain.special_states import DegradedModeType, DocumentType
-from domain.status import CaseStatus
-from domain.verification import InvestigationPath
+from domain.lifecycle.confirmations import ConfirmationKind, Decision
+from domain.lifecycle.special_states import DegradedModeType, DocumentType
+from domain.lifecycle.status import CaseStatus
 
 
 class View(DomainModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from domain.case import Case
-from domain.evidence_requests import EvidenceStatus
+from domain.investigation.evidence_requests import EvidenceStatus
 from domain.safety import classify_command, sanitize_guidance
 from domain.scoring.model import CaseFacts, ConfidenceCheck
 

@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 
 from domain.engine.prompts import fence, fill
-from domain.evidence_requests import RequestCategory
+from domain.investigation.evidence_requests import RequestCategory
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import ChatMessage
 from domain.scoring.model import CaseFacts

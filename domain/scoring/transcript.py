@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from domain.case import Case
-from domain.conclusions import RootCauseConclusion
-from domain.evidence import Evidence, UploadedFile
-from domain.evidence_requests import EvidenceRequest, EvidenceStatus
-from domain.hypotheses import Hypothesis
+from domain.investigation.conclusions import RootCauseConclusion
+from domain.investigation.evidence import Evidence, UploadedFile
+from domain.investigation.evidence_requests import EvidenceRequest, EvidenceStatus
+from domain.investigation.hypotheses import Hypothesis
+from domain.investigation.turns import TurnProgress
 from domain.records import AuditEntry, ConversationMessage, MessageRole
-from domain.turns import TurnProgress
 
 MESSAGE_CHARS = 1500
 ITEM_CHARS = 600

@@ -15,8 +15,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel
 
-from domain.engine.scrub import SafetyLog
-from domain.evidence_requests import AcquisitionGuidance
+from domain.engine.apply.scrub import SafetyLog
+from domain.investigation.evidence_requests import AcquisitionGuidance
 from domain.llm import (
     LLMPort,
     LLMRefusedError,

@@ -16,8 +16,12 @@ from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, new_id
 from domain.case import Case
-from domain.decisions import is_responder
-from domain.evidence_requests import AcquisitionGuidance, EvidenceRequest, RequestCategory
+from domain.investigation.evidence_requests import (
+    AcquisitionGuidance,
+    EvidenceRequest,
+    RequestCategory,
+)
+from domain.lifecycle.decisions import is_responder
 from domain.safety import sanitize_guidance
 from domain.workflows.catalog import ParameterValue, RiskLevel, Workflow
 from domain.workflows.parameters import filled_steps, filled_verification

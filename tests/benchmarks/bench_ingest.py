@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from domain.knowledge import ToolStatus
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import SentenceTransformerEmbedder
+from rag.chunking.logs import WINDOW_LINES
+from rag.embeddings.embedder import SentenceTransformerEmbedder
+from rag.embeddings.model import resolve_model_path
 from rag.ingestion import IngestProgress
-from rag.log_chunking import WINDOW_LINES
 from rag.service import KnowledgeService, open_knowledge_service
-from rag.store import TableName
+from rag.store.tables import TableName
 
 UPLOAD_LIMIT = 1 << 30
 

@@ -23,15 +23,20 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rag.chunking import prepare_document
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import SentenceTransformerEmbedder, VectorCache, embed_with_cache, load_model
-from rag.filters import Scope
+from rag.chunking.logs import window_vectors
+from rag.chunking.uploads import prepare_document
+from rag.embeddings.embedder import (
+    SentenceTransformerEmbedder,
+    VectorCache,
+    embed_with_cache,
+    load_model,
+)
+from rag.embeddings.model import resolve_model_path
 from rag.ingestion import embedding_texts
-from rag.log_chunking import window_vectors
-from rag.rows import RowScope, document_rows
 from rag.service import KnowledgeService, open_knowledge_service
-from rag.store import TableName
+from rag.store.filters import Scope
+from rag.store.rows import RowScope, document_rows
+from rag.store.tables import TableName
 from tests.benchmarks.synthetic import synthetic_log
 from tests.loghub import systems
 

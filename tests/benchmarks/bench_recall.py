@@ -14,12 +14,12 @@ import tempfile
 import time
 from typing import Any
 
-from rag.decoding import split_lines
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import SentenceTransformerEmbedder, load_model
-from rag.filters import Scope, quote
+from rag.chunking.decoding import split_lines
+from rag.embeddings.embedder import SentenceTransformerEmbedder, load_model
+from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService, open_knowledge_service
-from rag.store import TableName
+from rag.store.filters import Scope, quote
+from rag.store.tables import TableName
 from tests.loghub import LogSystem, systems
 
 TOP_K = 5

@@ -31,12 +31,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.gateway import GatewayConfig, LiteLLMGateway
 from domain.engine.schemas import ConsultingResponse
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import ChatMessage, MemoryCallRecorder, ModelTier
-from rag.embedding_backend import export_model
-from rag.embedding_model import resolve_model_path
+from rag.embeddings.backend import export_model
+from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService, open_knowledge_service
 from tests.benchmarks.runbooks import runbooks
 from tests.fakes.llm_server import FakeLLMServer, reply

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from domain.case import Case
-from domain.conclusions import RootCauseConclusion, Solution, SolutionType
-from domain.confirmations import (
+from domain.investigation.conclusions import RootCauseConclusion, Solution, SolutionType
+from domain.investigation.evidence_requests import (
+    AcquisitionGuidance,
+    EvidenceRequest,
+    RequestCategory,
+)
+from domain.investigation.verification import InvestigationPath
+from domain.lifecycle.confirmations import (
     Decision,
     PathChoicePayload,
     PendingConfirmation,
     SolutionVerifiedPayload,
     StatusChangePayload,
 )
-from domain.evidence_requests import AcquisitionGuidance, EvidenceRequest, RequestCategory
-from domain.status import CaseStatus
-from domain.verification import InvestigationPath
+from domain.lifecycle.status import CaseStatus
 from evals.engineer import IDLE_TEXT, NO_ACCESS, SimulatedEngineer
 from evals.scenario import load_scenarios
 

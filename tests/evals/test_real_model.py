@@ -17,9 +17,9 @@ def test_the_configured_model_investigates_the_suite_without_showing_anything_un
 ) -> None:
     # The edge builds the gateway exactly as `fm run` does; evals itself never imports bot.
     # Imported here so a move of these modules breaks only this opt-in test, not collection.
-    from bot.adapters import SystemClock
-    from bot.composition import build_llm
+    from bot.adapters.stores import SystemClock
     from bot.settings import load_settings
+    from bot.wiring.runtime import build_llm
 
     recorder = MemoryCallRecorder(limit=1_000_000)
     llm = build_llm(load_settings(), SystemClock(), recorder)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.evidence_requests import EvidenceRequest
-from domain.verification import (
+from domain.investigation.evidence_requests import EvidenceRequest
+from domain.investigation.verification import (
     InvestigationPath,
     ProblemVerification,
     determine_investigation_path,

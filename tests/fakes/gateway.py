@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.llm_gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.gateway import GatewayConfig, LiteLLMGateway
 from domain.llm import MemoryCallRecorder
 from tests.fakes.llm_server import ScriptedModelServer
 

@@ -22,8 +22,8 @@ from pydantic import SecretStr
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.cli import build_parser
-from bot.http_app import build_web_app
-from bot.runner import GRACE_S
+from bot.server.http_app import build_web_app
+from bot.server.runner import GRACE_S
 from bot.settings import OFFLINE_DEFAULTS, Settings, known_variables, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,18 +13,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.catalog_files import load_catalog
-from domain.confirmations import Decision, StatusChangePayload
-from domain.decisions import answer
-from domain.proposals import propose
-from domain.status import CaseStatus, ClosureReason
-from rag.workflow_index import LanceWorkflowIndex
+from bot.adapters.catalog_files import load_catalog
+from domain.lifecycle.confirmations import Decision, StatusChangePayload
+from domain.lifecycle.decisions import answer
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.status import CaseStatus, ClosureReason
+from rag.store.workflow_index import LanceWorkflowIndex
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import Scripted, ScriptedModelServer, reply
+from tests.fakes.rag import HashingEmbedder
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, BotHarness, JsonDict, buttons, text_of
 from tests.paths import WORKFLOWS
-from tests.rag_fakes import HashingEmbedder
 from tests.unit.domain.workflows.catalog_data import findings
 from tests.unit.domain.workflows.catalog_data import reply as rca_reply
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import aiohttp
 
-from bot.composition import Options, Runtime, build_runtime
-from bot.runner import Server, start_server
+from bot.server.runner import Server, start_server
 from bot.settings import Settings, load_settings
+from bot.wiring.runtime import Options, Runtime, build_runtime
 from domain.case import Case
 from domain.knowledge import KnowledgePort
 from domain.llm import MemoryCallRecorder

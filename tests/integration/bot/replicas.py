@@ -23,8 +23,8 @@ import aiohttp
 from sqlalchemy import Executable, func, select
 from sqlalchemy.engine import make_url
 
-from bot.composition import instance_name
 from bot.settings import load_settings
+from bot.wiring.runtime import instance_name
 from storage.db import create_engine
 from storage.tables import InboxRow
 from tests.fakes.bot_process import SIGNING_SECRET, BotProcess, bot_process

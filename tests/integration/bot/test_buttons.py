@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-from domain.evidence_requests import EvidenceStatus
-from domain.status import CaseStatus
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.lifecycle.status import CaseStatus
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import (

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from domain.knowledge import KnowledgeBaseKind
-from domain.status import CaseStatus
+from domain.lifecycle.status import CaseStatus
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import (

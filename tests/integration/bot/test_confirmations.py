@@ -9,7 +9,9 @@ import pytest
 
 from domain.base import utc_now
 from domain.case import Case
-from domain.confirmations import (
+from domain.engine.present import confirmation_prompt
+from domain.investigation.verification import InvestigationPath
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationPayload,
     ConfirmationState,
@@ -20,11 +22,9 @@ from domain.confirmations import (
     SolutionVerifiedPayload,
     StatusChangePayload,
 )
-from domain.engine.present import confirmation_prompt
-from domain.proposals import propose
-from domain.special_states import DocumentType
-from domain.status import CaseStatus
-from domain.verification import InvestigationPath
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,

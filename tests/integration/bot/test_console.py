@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot.composition import Options
-from bot.runner import console
+from bot.server.runner import console
 from bot.settings import load_settings
+from bot.wiring.runtime import Options
 from tests.fakes.gateway import gateway_for
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer

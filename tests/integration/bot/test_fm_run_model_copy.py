@@ -8,8 +8,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from rag.embedding_backend import export_model
-from rag.embedding_model import resolve_model_path
+from rag.embeddings.backend import export_model
+from rag.embeddings.model import resolve_model_path
 from tests.fakes.bot_process import BOT_TOKEN, SIGNING_SECRET, bot_process
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_server import FakeSlack

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.status import CaseStatus
+from domain.lifecycle.status import CaseStatus
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.work import ScoreRunWork, to_item
+from bot.inbox.work import ScoreRunWork, to_item
 from domain.base import utc_now
 from domain.records import InboxStatus, ScoringStatus, SessionScore
 from storage.tables import InboxRow

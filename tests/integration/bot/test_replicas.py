@@ -22,8 +22,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.worker import HEARTBEATS_PER_STALE
-from rag.connection import READ_CONSISTENCY
+from bot.inbox.worker import HEARTBEATS_PER_STALE
+from rag.store.connection import READ_CONSISTENCY
 from tests.fakes.bot_process import BOT_TOKEN
 from tests.fakes.object_store import S3Bucket, S3Server
 from tests.fakes.slack_server import FakeSlack

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from bot.composition import instance_name
+from bot.wiring.runtime import instance_name
 from domain.records import ScoringStatus
 from domain.scoring.lifecycle import ORPHANED_REASON
 from storage.tables import InboxRow, ScoreRow

@@ -11,16 +11,16 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bot.adapters import KnowledgeStoreStats
+from bot.adapters.stores import KnowledgeStoreStats
 from domain.knowledge import KnowledgeBaseKind
-from domain.status import CaseStatus
+from domain.lifecycle.status import CaseStatus
 from rag.service import KnowledgeService, open_knowledge_service
 from tests.fakes.llm_server import FakeLLMServer, Scripted
+from tests.fakes.rag import HashingEmbedder
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, BotHarness, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.loghub import LogSystem
-from tests.rag_fakes import HashingEmbedder
 
 CITE = re.compile(r'cite="([^"]+:\d+(?:-\d+)?(?: \([^)]*\))?)"')
 OPENSSH = LogSystem("OpenSSH")

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import model_copy
-from bot.model_copy import make_copy_in_background
-from bot.startup import warm_up
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import load_model
-from rag.onnx_encoder import OnnxEncoder
-from rag.onnx_export import Export, TextLimits, export_folder, record, recorded_export
-from rag.torch_encoder import TorchEncoder
+from bot.server import model_copy
+from bot.server.model_copy import make_copy_in_background
+from bot.server.warmup import warm_up
+from rag.embeddings.embedder import load_model
+from rag.embeddings.model import resolve_model_path
+from rag.embeddings.onnx_encoder import OnnxEncoder
+from rag.embeddings.onnx_export import Export, TextLimits, export_folder, record, recorded_export
+from rag.embeddings.torch_encoder import TorchEncoder
 
 MODEL = resolve_model_path(None)
 ROOT = Path(__file__).resolve().parents[3]
@@ -23,14 +23,14 @@ ORPHAN_STOP_S = 30.0
 
 
 def exporting_processes(export_dir: Path) -> list[str]:
-    """Command lines of the running `python -m rag.export_main` processes saving in `export_dir`."""
+    """Command lines of running `python -m rag.embeddings.export_main` saving in `export_dir`."""
     found = []
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
             words = cmdline.read_bytes().split(b"\0")
         except OSError:  # the process ended meanwhile
             continue
-        if b"rag.export_main" in words and str(export_dir).encode() in words:
+        if b"rag.embeddings.export_main" in words and str(export_dir).encode() in words:
             found.append(b" ".join(words).decode())
     return found
 
@@ -109,7 +109,9 @@ async def test_once_the_copy_is_made_the_bot_runs_the_model_from_it(tmp_path: Pa
 
 ORPHAN = """
 import os, subprocess, sys
-command = [sys.executable, "-m", "rag.export_main", sys.argv[1], sys.argv[2], str(os.getpid())]
+command = [
+    sys.executable, "-m", "rag.embeddings.export_main", sys.argv[1], sys.argv[2], str(os.getpid())
+]
 subprocess.Popen(command)
 """
 

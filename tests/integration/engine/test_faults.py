@@ -4,10 +4,10 @@ next turn works. When the model is absent or unreachable, the bot still does the
 
 from __future__ import annotations
 
-from domain.confirmations import ConfirmationKind
 from domain.engine.view import ReplyKind
+from domain.lifecycle.confirmations import ConfirmationKind
+from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
-from domain.status import CaseStatus
 from tests.fakes.gateway import gateway_for
 from tests.fakes.llm_server import FakeLLMServer, delayed, malformed, schema_violation, status
 from tests.integration.engine.test_scenarios import start_investigation

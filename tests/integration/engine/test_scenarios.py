@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from domain.conclusions import ConfidenceLevel
-from domain.confirmations import ConfirmationKind, Decision
-from domain.evidence import EvidenceCategory
-from domain.evidence_requests import EvidenceStatus
-from domain.hypotheses import HypothesisStatus
+from domain.investigation.conclusions import ConfidenceLevel
+from domain.investigation.evidence import EvidenceCategory
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.investigation.hypotheses import HypothesisStatus
+from domain.investigation.turns import TurnOutcome
+from domain.investigation.verification import InvestigationPath
 from domain.knowledge import KnowledgeBaseKind
+from domain.lifecycle.confirmations import ConfirmationKind, Decision
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
-from domain.special_states import DocumentType
-from domain.status import CaseStatus
-from domain.turns import TurnOutcome
-from domain.verification import InvestigationPath
 from tests.fakes.llm_server import FakeLLMServer, reply
 from tests.integration.engine.thread import SRE, Thread, json_reply, thread_on
 

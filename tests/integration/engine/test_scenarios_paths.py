@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from domain.case import Case
-from domain.confirmations import ConfirmationKind
 from domain.engine.view import EscalationOption, ReplyKind
-from domain.evidence_requests import EvidenceStatus
-from domain.lifecycle import lifecycle_label
-from domain.progress import InvestigationStage
-from domain.special_states import DegradedModeType
-from domain.status import CaseStatus, LifecycleLabel
-from domain.verification import InvestigationPath
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.investigation.progress import InvestigationStage
+from domain.investigation.verification import InvestigationPath
+from domain.lifecycle.confirmations import ConfirmationKind
+from domain.lifecycle.special_states import DegradedModeType
+from domain.lifecycle.status import CaseStatus, LifecycleLabel
+from domain.lifecycle.transitions import lifecycle_label
 from tests.fakes.llm_server import FakeLLMServer
 from tests.integration.engine.test_scenarios import VERIFIED, start_investigation
 from tests.integration.engine.thread import json_reply, thread_on

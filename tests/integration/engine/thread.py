@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.case import Case
-from domain.confirmations import ConfirmationKind, Decision
 from domain.engine.engine import TurnEngine
 from domain.engine.inputs import InputFile, InputMessage, TurnInput
 from domain.engine.view import TurnReply
-from domain.evidence import UploadedFile
+from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport, ToolStatus
+from domain.lifecycle.confirmations import ConfirmationKind, Decision
 from domain.records import ConversationMessage, MessageRole
 from tests.fakes.clock import FakeClock
 from tests.fakes.gateway import GatewayKit, gateway_for

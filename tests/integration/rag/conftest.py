@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.object_store import lancedb_storage_options
+from bot.adapters.object_store import lancedb_storage_options
 from bot.settings import load_settings
 from domain.knowledge import IngestReport, KnowledgeBaseKind
 from domain.llm import LLMPort
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import Embedder, SentenceTransformerEmbedder, load_model
+from rag.embeddings.embedder import Embedder, SentenceTransformerEmbedder, load_model
+from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService, open_knowledge_service
-from rag.store import TableName
+from rag.store.tables import TableName
 from tests.fakes.object_store import S3Bucket, S3Server
 from tests.loghub import RUNBOOKS, runbook_files, systems
 

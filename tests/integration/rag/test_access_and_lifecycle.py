@@ -8,9 +8,9 @@ import pytest
 
 from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
 from rag.service import KnowledgeService
-from rag.store import TableName
+from rag.store.tables import TableName
+from tests.fakes.rag import HashingEmbedder
 from tests.integration.rag.conftest import LanceLocation, open_at, open_service
-from tests.rag_fakes import HashingEmbedder
 
 LOG = b"""2025-10-21T14:32:10Z WARN pool exhausted, waiting for connection
 2025-10-21T14:32:15Z ERROR ConnectionTimeout: database connection failed after 30000ms

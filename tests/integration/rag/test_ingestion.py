@@ -8,9 +8,9 @@ from pathlib import Path
 
 from domain.knowledge import ToolStatus
 from rag.ingestion import IngestProgress
-from rag.store import TableName
+from rag.store.tables import TableName
+from tests.fakes.rag import HashingEmbedder
 from tests.integration.rag.conftest import LanceLocation, open_at, open_service
-from tests.rag_fakes import HashingEmbedder
 
 SECRET_LOG = b"""2025-10-21T14:32:10Z INFO connecting to postgresql://app:hunter2pw@db:5432/pay
 2025-10-21T14:32:11Z INFO token ghp_abcdefghijklmnopqrstuvwxyz0123456789 loaded

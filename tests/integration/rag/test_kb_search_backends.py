@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.kb_commands import kb_ingest, kb_search
+from bot.cli.kb import kb_ingest, kb_search
 from bot.settings import Settings, load_settings
-from rag.embedding_backend import export_model
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import SentenceTransformerEmbedder
-from rag.onnx_export import recorded_export
+from rag.embeddings.backend import export_model
+from rag.embeddings.embedder import SentenceTransformerEmbedder
+from rag.embeddings.model import resolve_model_path
+from rag.embeddings.onnx_export import recorded_export
 from tests.loghub import RUNBOOKS, LogSystem
 
 pytestmark = pytest.mark.slow

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from domain.knowledge import IngestReport, ToolStatus
-from rag.decoding import split_lines
-from rag.filters import Scope, quote
-from rag.store import TableName
+from rag.chunking.decoding import split_lines
+from rag.store.filters import Scope, quote
+from rag.store.tables import TableName
+from tests.fakes.rag import FakeLLM
 from tests.integration.rag.conftest import CASE, TEAM, open_service
 from tests.loghub import LogSystem, systems
-from tests.rag_fakes import FakeLLM
 
 pytestmark = pytest.mark.slow
 Store = tuple[Path, dict[str, IngestReport]]

@@ -15,19 +15,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.composition import load_workflow_catalog
-from bot.doctor import Verdict, check_lancedb, collect_checks
-from bot.doctor_probes import list_lancedb_tables
-from bot.object_store import lancedb_storage_options
+from bot.adapters.object_store import lancedb_storage_options
+from bot.cli.doctor import Verdict, check_lancedb, collect_checks
+from bot.cli.doctor_probes import list_lancedb_tables
 from bot.settings import Settings, load_settings
+from bot.wiring.runtime import load_workflow_catalog
 from domain.knowledge import ToolStatus
 from domain.workflows.catalog import LabelFilters
-from rag.connection import READ_CONSISTENCY
-from rag.store import TableName
-from rag.workflow_index import LanceWorkflowIndex
+from rag.store.connection import READ_CONSISTENCY
+from rag.store.tables import TableName
+from rag.store.workflow_index import LanceWorkflowIndex
 from tests.fakes.object_store import S3Bucket
+from tests.fakes.rag import HashingEmbedder
 from tests.integration.rag.conftest import LanceLocation, open_at, s3_location
-from tests.rag_fakes import HashingEmbedder
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "workflows"
 LOG = b"""2025-10-21T14:32:10Z WARN pool exhausted, waiting for connection

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rag.embedding_backend import export_model, load_encoder
-from rag.embedding_model import resolve_model_path
-from rag.embeddings import SentenceTransformerEmbedder
-from rag.onnx_encoder import OnnxEncoder
-from rag.onnx_export import export_folder, read_export, recorded_export
-from rag.torch_encoder import TorchEncoder, torch_encoder
+from rag.embeddings.backend import export_model, load_encoder
+from rag.embeddings.embedder import SentenceTransformerEmbedder
+from rag.embeddings.model import resolve_model_path
+from rag.embeddings.onnx_encoder import OnnxEncoder
+from rag.embeddings.onnx_export import export_folder, read_export, recorded_export
+from rag.embeddings.torch_encoder import TorchEncoder, torch_encoder
 from tests.loghub import runbook_files, systems
 
 pytestmark = pytest.mark.slow
@@ -83,8 +83,8 @@ def test_onnx_vectors_have_unit_length_and_the_model_dimension(copy_dir: Path) -
 LOAD_IN_A_FRESH_PROCESS = """
 import sys
 from pathlib import Path
-from rag.embeddings import load_model
-from rag.embedding_model import resolve_model_path
+from rag.embeddings.embedder import load_model
+from rag.embeddings.model import resolve_model_path
 encoder = load_model(resolve_model_path(None), Path(sys.argv[1]))
 print(type(encoder).__name__, encoder.encode(["disk full"]).shape[1], "torch" in sys.modules)
 """

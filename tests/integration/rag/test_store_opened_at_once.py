@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from rag.store import KnowledgeStore, TableName
+from rag.store.tables import KnowledgeStore, TableName
 
 REPLICAS = 4
 ROUNDS = 5

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from domain.workflows.catalog import Catalog, LabelFilters, RcaSeverity
-from rag.workflow_index import LanceWorkflowIndex, label_filter, split_query
+from rag.store.workflow_index import LanceWorkflowIndex, label_filter, split_query
+from tests.fakes.rag import HashingEmbedder
 from tests.integration.rag.conftest import LanceLocation
-from tests.rag_fakes import HashingEmbedder
 from tests.unit.domain.workflows.catalog_data import (
     DISK,
     DRAIN,

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from domain.case import Case
-from domain.confirmations import (
+from domain.investigation.hypotheses import HypothesisStatus
+from domain.investigation.verification import ProblemConfirmation
+from domain.lifecycle.confirmations import (
     Decision,
     DeliverablesPayload,
     PendingConfirmation,
     ProblemStatementPayload,
     StatusChangePayload,
 )
-from domain.decisions import answer
-from domain.hypotheses import HypothesisStatus
-from domain.proposals import propose
-from domain.special_states import DocumentType
-from domain.status import CaseStatus
-from domain.verification import ProblemConfirmation
+from domain.lifecycle.decisions import answer
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus
 from tests.integration.storage import case_outcomes as outcomes
 from tests.integration.storage import case_parts as parts
 from tests.integration.storage.case_parts import HELPER, NOW, OPENER, STATEMENT, at

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.case import Case
-from domain.conclusions import (
+from domain.investigation.conclusions import (
     AlternativeExplanation,
     DeadEnd,
     RootCauseConclusion,
@@ -11,7 +11,12 @@ from domain.conclusions import (
     SolutionType,
     WorkingConclusion,
 )
-from domain.confirmations import (
+from domain.investigation.progress import InvestigationProgress
+from domain.investigation.turns import TurnOutcome, TurnProgress
+from domain.investigation.verification import (
+    InvestigationPath,
+)
+from domain.lifecycle.confirmations import (
     ConfirmationState,
     Decision,
     PathChoicePayload,
@@ -19,8 +24,7 @@ from domain.confirmations import (
     RefutationPayload,
     SolutionAppliedPayload,
 )
-from domain.progress import InvestigationProgress
-from domain.special_states import (
+from domain.lifecycle.special_states import (
     DegradedMode,
     DegradedModeType,
     DocumentationData,
@@ -29,10 +33,6 @@ from domain.special_states import (
     EscalationType,
     GeneratedDocument,
     ResolutionArtifacts,
-)
-from domain.turns import TurnOutcome, TurnProgress
-from domain.verification import (
-    InvestigationPath,
 )
 from tests.integration.storage.case_parts import HELPER, OPENER, at
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from domain.evidence import (
+from domain.investigation.evidence import (
     CompletenessLevel,
     Evidence,
     EvidenceCategory,
@@ -16,14 +16,14 @@ from domain.evidence import (
     UploadedFile,
     UserIntent,
 )
-from domain.evidence_requests import (
+from domain.investigation.evidence_requests import (
     AcquisitionGuidance,
     Criticality,
     EvidenceRequest,
     EvidenceStatus,
     RequestCategory,
 )
-from domain.hypotheses import (
+from domain.investigation.hypotheses import (
     EvidenceRequirement,
     Hypothesis,
     HypothesisCategory,
@@ -31,7 +31,7 @@ from domain.hypotheses import (
     HypothesisGenerationMode,
     HypothesisStatus,
 )
-from domain.verification import (
+from domain.investigation.verification import (
     Change,
     Correlation,
     InvestigationPath,

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.alert_payload import parse_alertmanager
+from bot.alerts.payload import parse_alertmanager
 from domain.errors import NotFoundError
 from domain.workflows.signals import SignalGroup, SignalStatus
 from storage import Repositories

@@ -10,16 +10,16 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.case import Case
-from domain.confirmations import (
+from domain.errors import DuplicateCaseError, NotFoundError, VersionConflictError
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationState,
     Decision,
     StatusChangePayload,
 )
-from domain.decisions import answer
-from domain.errors import DuplicateCaseError, NotFoundError, VersionConflictError
-from domain.proposals import propose
-from domain.status import CaseStatus
+from domain.lifecycle.decisions import answer
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.status import CaseStatus
 from storage import Repositories, cases
 from storage.tables import CaseRow
 from tests.integration.storage.builders import (

@@ -5,19 +5,19 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from domain.case import Case
-from domain.conclusions import Solution, SolutionType
-from domain.confirmations import Decision, ProblemStatementPayload
-from domain.decisions import answer
-from domain.evidence import (
+from domain.investigation.conclusions import Solution, SolutionType
+from domain.investigation.evidence import (
     Evidence,
     EvidenceCategory,
     EvidenceForm,
     EvidenceSourceType,
 )
-from domain.evidence_requests import EvidenceRequest, RequestCategory
-from domain.hypotheses import Hypothesis, HypothesisCategory, HypothesisStatus
-from domain.proposals import propose
-from domain.verification import ProblemConfirmation
+from domain.investigation.evidence_requests import EvidenceRequest, RequestCategory
+from domain.investigation.hypotheses import Hypothesis, HypothesisCategory, HypothesisStatus
+from domain.investigation.verification import ProblemConfirmation
+from domain.lifecycle.confirmations import Decision, ProblemStatementPayload
+from domain.lifecycle.decisions import answer
+from domain.lifecycle.proposals import propose
 
 NOW = datetime(2026, 11, 21, 3, 0, tzinfo=UTC)
 OPENER = "U_OPENER"

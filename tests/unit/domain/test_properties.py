@@ -7,8 +7,19 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from domain.case import Case
-from domain.conclusions import Solution, SolutionType
-from domain.confirmations import (
+from domain.errors import DomainError
+from domain.investigation.conclusions import Solution, SolutionType
+from domain.investigation.evidence_requests import (
+    AcquisitionGuidance,
+    EvidenceRequest,
+    RequestCategory,
+    block_request,
+)
+from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
+from domain.investigation.progress import MILESTONES, MilestoneUpdates, advance_milestones
+from domain.investigation.turn_tracking import record_turn, snapshot
+from domain.investigation.verification import InvestigationPath, ProblemConfirmation
+from domain.lifecycle.confirmations import (
     ConfirmationState,
     Decision,
     DeliverablesPayload,
@@ -19,23 +30,11 @@ from domain.confirmations import (
     SolutionVerifiedPayload,
     StatusChangePayload,
 )
-from domain.decisions import AnswerOutcome, answer
-from domain.errors import DomainError
-from domain.evidence_requests import (
-    AcquisitionGuidance,
-    EvidenceRequest,
-    RequestCategory,
-    block_request,
-)
-from domain.hypotheses import HypothesisCategory, HypothesisStatus
-from domain.progress import MILESTONES, MilestoneUpdates, advance_milestones
-from domain.proposals import propose
-from domain.special_states import DocumentType
-from domain.status import CaseStatus, ClosureReason
-from domain.turn_tracking import record_turn, snapshot
-from domain.verification import InvestigationPath, ProblemConfirmation
-
-from .builders import NOW, OPENER, add_evidence, add_hypothesis, later, new_case
+from domain.lifecycle.decisions import AnswerOutcome, answer
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus, ClosureReason
+from tests.unit.domain.builders import NOW, OPENER, add_evidence, add_hypothesis, later, new_case
 
 USERS = st.sampled_from([OPENER, OPENER, "U_PARTICIPANT", "U_STRANGER"])
 DECISIONS = st.sampled_from([Decision.YES, Decision.YES, Decision.NO, Decision.UNSURE])

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from domain.lifecycle.special_states import EscalationState, EscalationType
 from domain.records import ConversationMessage, InboxItem, MessageRole, ScoringStatus, SessionScore
-from domain.special_states import EscalationState, EscalationType
-
-from .builders import NOW
+from tests.unit.domain.builders import NOW
 
 
 def test_scoring_statuses_split_into_active_and_terminal():

@@ -8,7 +8,7 @@ from domain.knowledge import Citation, KnowledgeBaseKind, RetrievedChunk
 from domain.llm import ModelTier
 from rag.strategies import CASE_EVIDENCE
 from rag.synthesis import deterministic_rewrite, needs_context, rewrite_query, synthesize
-from tests.rag_fakes import FakeLLM
+from tests.fakes.rag import FakeLLM
 
 CONVERSATION = ["What errors are in app.log?", "347 ERROR entries, mostly connection timeouts"]
 

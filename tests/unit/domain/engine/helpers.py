@@ -15,7 +15,7 @@ from domain.engine.schemas import (
     InvestigationStateUpdate,
     TerminalResponse,
 )
-from domain.evidence import UploadedFile
+from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport, ToolStatus
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge

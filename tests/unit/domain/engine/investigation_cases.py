@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.case import Case
 from domain.engine.context import TurnContext
 from domain.engine.inputs import TurnInput
-from domain.verification import InvestigationPath, PathSelection
+from domain.investigation.verification import InvestigationPath, PathSelection
 from tests.unit.domain.builders import NOW, investigating_case
 
 VERIFIED = {

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from domain.confirmations import (
+from domain.engine.apply.reply import apply_reply
+from domain.engine.context import TurnContext
+from domain.engine.inputs import TurnInput
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationState,
     DeliverablesPayload,
     ProblemStatementPayload,
     StatusChangePayload,
 )
-from domain.engine.apply import apply_reply
-from domain.engine.context import TurnContext
-from domain.engine.inputs import TurnInput
-from domain.special_states import DocumentType
-from domain.status import CaseStatus, ClosureReason
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus, ClosureReason
 from tests.unit.domain.builders import NOW, STATEMENT, investigating_case, new_case, triaged_case
 from tests.unit.domain.engine.helpers import consulting, said, terminal
 

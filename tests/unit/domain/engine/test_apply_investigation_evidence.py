@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from domain.engine.apply import apply_reply
-from domain.evidence import EvidenceCategory, EvidenceForm, EvidenceSourceType, EvidenceStance
-from domain.evidence_requests import EvidenceStatus
-from domain.hypotheses import HypothesisStatus
+from domain.engine.apply.reply import apply_reply
+from domain.investigation.evidence import (
+    EvidenceCategory,
+    EvidenceForm,
+    EvidenceSourceType,
+    EvidenceStance,
+)
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.investigation.hypotheses import HypothesisStatus
 from tests.unit.domain.builders import NOW, add_request, investigating_case
 from tests.unit.domain.engine.helpers import investigating, said, upload
 from tests.unit.domain.engine.investigation_cases import ctx_for, evidence, verified_case

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from domain.confirmations import ConfirmationKind, RefutationPayload
-from domain.engine.apply import apply_reply
+from domain.engine.apply.reply import apply_reply
 from domain.engine.context import TurnContext
-from domain.evidence import EvidenceStance
-from domain.hypotheses import HypothesisStatus
+from domain.investigation.evidence import EvidenceStance
+from domain.investigation.hypotheses import HypothesisStatus
+from domain.lifecycle.confirmations import ConfirmationKind, RefutationPayload
 from tests.unit.domain.builders import NOW, add_evidence, add_hypothesis, investigating_case
 from tests.unit.domain.engine.helpers import investigating, said
 from tests.unit.domain.engine.investigation_cases import ctx_for, evidence, verified_case
@@ -157,7 +157,7 @@ def test_a_refuted_status_only_asks_the_people() -> None:
 
 
 def _link(hypothesis_id: str, evidence_id: str):  # type: ignore[no-untyped-def]
-    from domain.hypotheses import HypothesisEvidenceLink
+    from domain.investigation.hypotheses import HypothesisEvidenceLink
 
     return HypothesisEvidenceLink(
         hypothesis_id=hypothesis_id,

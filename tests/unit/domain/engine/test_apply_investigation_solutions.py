@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from domain.confirmations import (
+from domain.engine.apply.reply import apply_reply
+from domain.investigation.verification import InvestigationPath, TemporalState, UrgencyLevel
+from domain.lifecycle.confirmations import (
     PathChoicePayload,
     SolutionAppliedPayload,
     SolutionVerifiedPayload,
     StatusChangePayload,
 )
-from domain.engine.apply import apply_reply
-from domain.status import CaseStatus
-from domain.verification import InvestigationPath, TemporalState, UrgencyLevel
+from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import NOW, add_solution, investigating_case
 from tests.unit.domain.engine.helpers import investigating, said
 from tests.unit.domain.engine.investigation_cases import VERIFIED, ctx_for, evidence, verified_case

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from domain.engine.apply import apply_reply
+from domain.engine.apply.reply import apply_reply
 from tests.unit.domain.builders import add_hypothesis, triaged_case
 from tests.unit.domain.engine.helpers import consulting, investigating
 from tests.unit.domain.engine.investigation_cases import ctx_for, verified_case

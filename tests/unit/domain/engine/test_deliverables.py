@@ -5,22 +5,22 @@ from __future__ import annotations
 from datetime import timedelta
 
 from domain.case import Case
-from domain.conclusions import DeadEnd, RootCauseConclusion
-from domain.confirmations import (
+from domain.engine.documents import fallback_report, fallback_runbook, problem_of
+from domain.engine.engine import TurnResult
+from domain.investigation.conclusions import DeadEnd, RootCauseConclusion
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.investigation.hypotheses import HypothesisStatus
+from domain.knowledge import KnowledgeBaseKind
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     Decision,
     DeliverablesPayload,
     SolutionVerifiedPayload,
 )
-from domain.engine.documents import fallback_report, fallback_runbook, problem_of
-from domain.engine.engine import TurnResult
-from domain.evidence_requests import EvidenceStatus
-from domain.hypotheses import HypothesisStatus
-from domain.knowledge import KnowledgeBaseKind
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMUnavailableError
-from domain.proposals import propose
-from domain.special_states import DocumentType
-from domain.status import CaseStatus
 from tests.unit.domain.builders import (
     NOW,
     OPENER,

@@ -4,26 +4,26 @@ from __future__ import annotations
 
 import pytest
 
-from domain.confirmations import (
+from domain.engine.view import ReplyKind
+from domain.errors import NotAllowedToAnswerError, NotFoundError
+from domain.investigation.evidence import EvidenceSourceType
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.knowledge import KnowledgeBaseKind
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationState,
     Decision,
     SolutionAppliedPayload,
     StatusChangePayload,
 )
-from domain.engine.view import ReplyKind
-from domain.errors import NotAllowedToAnswerError, NotFoundError
-from domain.evidence import EvidenceSourceType
-from domain.evidence_requests import EvidenceStatus
-from domain.knowledge import KnowledgeBaseKind
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.status import CaseStatus
 from domain.llm import (
     LLMRateLimitedError,
     LLMReplyInvalidError,
     LLMTimeoutError,
     LLMUnavailableError,
 )
-from domain.proposals import propose
-from domain.status import CaseStatus
 from tests.unit.domain.builders import (
     NOW,
     OPENER,
@@ -400,7 +400,7 @@ async def test_cant_get_this_blocks_the_request_and_offers_alternatives() -> Non
 
 
 def _statement(text: str = STATEMENT):  # type: ignore[no-untyped-def]
-    from domain.confirmations import ProblemStatementPayload
+    from domain.lifecycle.confirmations import ProblemStatementPayload
 
     return ProblemStatementPayload(statement=text)
 
@@ -465,8 +465,8 @@ async def test_a_typed_correction_refines_the_statement_and_asks_again() -> None
 
 
 async def test_disputed_or_uncertain_refutations_keep_the_hypothesis() -> None:
-    from domain.confirmations import RefutationPayload
-    from domain.hypotheses import HypothesisStatus
+    from domain.investigation.hypotheses import HypothesisStatus
+    from domain.lifecycle.confirmations import RefutationPayload
     from tests.unit.domain.builders import add_evidence, add_hypothesis
 
     rig = Rig()

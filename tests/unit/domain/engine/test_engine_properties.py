@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from domain.case import Case
-from domain.confirmations import ConfirmationState, Decision
 from domain.engine.engine import TurnEngine
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
 from domain.engine.view import TurnReply
 from domain.errors import DomainError
+from domain.investigation.progress import MILESTONES
+from domain.lifecycle.confirmations import ConfirmationState, Decision
+from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMReplyInvalidError, LLMTimeoutError, LLMUnavailableError
-from domain.progress import MILESTONES
 from domain.safety import classify_command
-from domain.status import CaseStatus
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm import ScriptedLLM

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from domain.confirmations import Decision, ProblemStatementPayload
-from domain.decisions import AnswerOutcome, AnswerResult
 from domain.engine.answers import follow_up_note
 from domain.engine.view import DocumentView
-from domain.proposals import propose
-from domain.special_states import DocumentType
-from domain.status import CaseStatus, CaseStatusTransition
+from domain.lifecycle.confirmations import Decision, ProblemStatementPayload
+from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import CaseStatus, CaseStatusTransition
 from tests.unit.domain.builders import NOW, OPENER, triaged_case
 
 

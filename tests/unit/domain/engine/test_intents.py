@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.confirmations import Decision
 from domain.engine.intents import StatusIntent, parse_decision, parse_status_intent
-from domain.status import CaseStatus
+from domain.lifecycle.confirmations import Decision
+from domain.lifecycle.status import CaseStatus
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.evidence import EvidenceForm
+from domain.investigation.evidence import EvidenceForm
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import LLMUnavailableError
 from tests.unit.domain.builders import investigating_case, new_case

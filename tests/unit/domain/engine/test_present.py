@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from domain.conclusions import WorkingConclusion
-from domain.confirmations import (
+from domain.engine.present import case_header, confirmation_prompt, escalation_view
+from domain.engine.view import EscalationOption
+from domain.investigation.conclusions import WorkingConclusion
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.investigation.hypotheses import HypothesisStatus
+from domain.investigation.verification import InvestigationPath
+from domain.lifecycle.confirmations import (
     ConfirmationKind,
     Decision,
     PathChoicePayload,
     RefutationPayload,
 )
-from domain.engine.present import case_header, confirmation_prompt, escalation_view
-from domain.engine.view import EscalationOption
-from domain.evidence_requests import EvidenceStatus
-from domain.hypotheses import HypothesisStatus
-from domain.proposals import propose
-from domain.special_states import DegradedMode, DegradedModeType
-from domain.status import CaseStatus
-from domain.verification import InvestigationPath
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import DegradedMode, DegradedModeType
+from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import (
     NOW,
     add_evidence,

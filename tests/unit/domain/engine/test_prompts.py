@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from domain.conclusions import WorkingConclusion
 from domain.engine.inputs import TurnInput
 from domain.engine.prompts import (
     PromptContext,
@@ -18,12 +17,13 @@ from domain.engine.prompts import (
     render_prompt,
 )
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
-from domain.hypotheses import HypothesisCategory, HypothesisStatus
+from domain.investigation.conclusions import WorkingConclusion
+from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
+from domain.investigation.verification import InvestigationPath, PathSelection
 from domain.knowledge import Citation, IngestReport, KnowledgeBaseKind, RetrievedChunk, ToolStatus
+from domain.lifecycle.special_states import DegradedMode, DegradedModeType
+from domain.lifecycle.status import CaseStatus
 from domain.records import ConversationMessage, MessageRole
-from domain.special_states import DegradedMode, DegradedModeType
-from domain.status import CaseStatus
-from domain.verification import InvestigationPath, PathSelection
 from tests.fakes.clock import START, FakeClock
 from tests.unit.domain.builders import (
     NOW,

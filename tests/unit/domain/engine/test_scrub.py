@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
-from domain.engine.scrub import SafetyLog
-from domain.evidence_requests import AcquisitionGuidance
-from domain.safety_rules import CommandSafety
+from domain.engine.apply.scrub import SafetyLog
+from domain.investigation.evidence_requests import AcquisitionGuidance
+from domain.safety.rules import CommandSafety
 
 
 def test_only_read_only_commands_are_kept() -> None:
@@ -92,7 +92,7 @@ def test_code_on_one_line_is_checked_whatever_the_number_of_backticks() -> None:
 def test_each_withheld_command_is_logged_with_its_verdict(caplog: pytest.LogCaptureFixture) -> None:
     log = SafetyLog()
 
-    with caplog.at_level(logging.WARNING, logger="domain.engine.scrub"):
+    with caplog.at_level(logging.WARNING, logger="domain.engine.apply.scrub"):
         cleaned = log.text("If it hangs, then run sudo systemctl restart nginx.")
 
     assert cleaned.startswith("If it hangs, then run (command withheld: it ")

@@ -6,9 +6,9 @@ also checked where it is taken in, because accepting the question records it as 
 
 from __future__ import annotations
 
-from domain.confirmations import Decision, StatusChangePayload
-from domain.engine.apply import apply_reply
-from domain.status import CaseStatus
+from domain.engine.apply.reply import apply_reply
+from domain.lifecycle.confirmations import Decision, StatusChangePayload
+from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import OPENER, investigating_case
 from tests.unit.domain.engine.helpers import Rig, investigating, said
 from tests.unit.domain.engine.investigation_cases import ctx_for

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.conclusions import Solution, SolutionType
-from domain.evidence_requests import (
+from domain.investigation.conclusions import Solution, SolutionType
+from domain.investigation.evidence_requests import (
     AcquisitionGuidance,
     EvidenceRequest,
     EvidenceStatus,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from bot.catalog_files import load_catalog
+from bot.adapters.catalog_files import load_catalog
 from domain.workflows.catalog import Catalog, Workflow
 from tests.paths import WORKFLOWS
 

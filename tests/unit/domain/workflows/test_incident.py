@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from bot.alert_payload import parse_alertmanager
+from bot.alerts.payload import parse_alertmanager
 from domain.workflows.catalog import LabelFilters
 from domain.workflows.context_text import incident_markdown
 from domain.workflows.incident import (

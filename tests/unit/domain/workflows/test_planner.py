@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.alert_payload import parse_alertmanager
+from bot.alerts.payload import parse_alertmanager
 from domain.llm import LLMReplyInvalidError, LLMTimeoutError
 from domain.workflows.catalog import Catalog, LabelFilters
 from domain.workflows.incident import DedupContext, IncidentContext, build_incident_context

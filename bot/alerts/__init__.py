@@ -1,0 +1,1 @@
+"""The Alertmanager edge: the webhook endpoint and the payload models it parses."""

@@ -1,0 +1,145 @@
+"""`fm run`: Socket Mode when SLACK_APP_TOKEN is set (and not `--http`), HTTP otherwise.
+
+SIGINT/SIGTERM stop taking new work, then running turns get a grace period to finish; whatever is
+cut short is resumed by the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from dataclasses import dataclass, replace
+from typing import TextIO
+
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+
+from bot.cli.console import ConsoleSession, ConsoleSurface, Timestamps
+from bot.server.http_app import build_web_app
+from bot.settings import Settings
+from bot.wiring.runtime import Options, Runtime, StartupError, build_runtime
+
+logger = logging.getLogger(__name__)
+
+GRACE_S = 20.0
+CONSOLE_WAIT_S = 600.0
+HOST = "0.0.0.0"  # noqa: S104 - a bot in a container listens on every interface
+
+
+@dataclass
+class Server:
+    """What receives Slack's requests for a runtime."""
+
+    runner: web.AppRunner
+    port: int
+    socket: AsyncSocketModeHandler | None = None
+
+    async def close(self) -> None:
+        """Stop receiving (first the websocket, then HTTP)."""
+        if self.socket is not None:
+            await self.socket.close_async()  # type: ignore[no-untyped-call]
+        await self.runner.cleanup()
+
+
+async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = HOST) -> Server:
+    """Connect Socket Mode or serve `POST /slack/events`; alerts and `GET /healthz` either way."""
+    settings = runtime.settings
+    app = runtime.app
+    if app is None:
+        raise StartupError("the Slack app was not built (console runtime?)")
+    socket = None
+    if settings.slack_app_token is not None and not http:
+        # Built here, inside the running loop, as slack_sdk's aiohttp client requires.
+        socket = AsyncSocketModeHandler(app, app_token=settings.slack_app_token.get_secret_value())
+        await socket.connect_async()  # type: ignore[no-untyped-call]
+    elif settings.slack_signing_secret is None:
+        raise StartupError(
+            "HTTP mode needs SLACK_SIGNING_SECRET to verify Slack's requests "
+            "(or set SLACK_APP_TOKEN for Socket Mode)."
+        )
+    web_app = build_web_app(
+        bolt=None if socket else app,
+        database_ok=runtime.database_ok,
+        connection=socket.client if socket else None,
+        alerts=runtime.alert_endpoint.handle if runtime.alert_endpoint else None,
+    )
+    runner = web.AppRunner(web_app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0][1] if runner.addresses else port
+    mode = "Socket Mode" if socket else f"HTTP on port {bound}"
+    logger.info("FaultMaven is running", extra={"mode": mode})
+    return Server(runner, int(bound), socket)
+
+
+async def serve(settings: Settings, *, http: bool, port: int, stop: asyncio.Event) -> None:
+    """Run the bot until ``stop`` is set, then shut down gracefully."""
+    runtime = await build_runtime(settings)
+    try:
+        await runtime.start()
+        server = await start_server(runtime, http=http, port=port)
+        print(f"FaultMaven is running ({_mode(server)}). Press Ctrl+C to stop.", flush=True)
+        await stop.wait()
+        print("Stopping: finishing the turns in progress…", flush=True)
+        await server.close()
+    finally:
+        await runtime.close(grace_s=GRACE_S)
+
+
+def run(settings: Settings, *, http: bool, port: int) -> int:
+    """The `fm run` command (Slack); returns the exit code."""
+    try:
+        asyncio.run(_main(settings, http=http, port=port))
+    except StartupError as error:
+        print(f"fm run: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _main(settings: Settings, *, http: bool, port: int) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await serve(settings, http=http, port=port, stop=stop)
+
+
+async def console(
+    settings: Settings, *, stdin: TextIO, out: TextIO, options: Options | None = None
+) -> None:
+    """The console surface: the same runtime, the terminal as the thread."""
+    timestamps = Timestamps()
+    surface = ConsoleSurface(out, files_dir=settings.data_dir / "console", timestamps=timestamps)
+    options = replace(options or Options(), surface=surface)
+    runtime = await build_runtime(settings, options)
+    session = ConsoleSession(
+        intake=runtime.services.intake,
+        surface=surface,
+        timestamps=timestamps,
+        stdin=stdin,
+        out=out,
+    )
+    try:
+        await runtime.start()
+        await session.run(lambda: runtime.worker.wait_idle(CONSOLE_WAIT_S))
+    finally:
+        await runtime.close(grace_s=GRACE_S)
+
+
+def run_console(settings: Settings) -> int:
+    """The `fm run --console` command."""
+    # The terminal is the conversation: keep routine log lines out of it.
+    root = logging.getLogger()
+    root.setLevel(max(root.level, logging.WARNING))
+    try:
+        asyncio.run(console(settings, stdin=sys.stdin, out=sys.stdout))
+    except KeyboardInterrupt:
+        print()
+    return 0
+
+
+def _mode(server: Server) -> str:
+    return "Socket Mode" if server.socket else f"HTTP on port {server.port}"

@@ -1,0 +1,256 @@
+"""Alert notifications → cases: one active group, one case thread in the alert channel.
+
+The first firing notification of a group posts the alert in the alert channel and opens a case on
+that message's thread, then asks for the analysis (its own inbox item, in the thread's order).
+Later notifications of the group update the alert message and say in the thread what changed
+(resolved, firing again, more alerts); a group whose case is finished starts a new case when it
+fires again. Every step can run twice after a restart or a Slack outage without doubling anything.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.inbox.work import AlertWork, RcaWork, ThreadRef
+from bot.services.alerting.deferral import Deferral, is_transient
+from bot.services.cases import CaseStore
+from bot.services.intake import ALERT_CASE_KEY, Intake
+from bot.services.ports import Workspace
+from bot.services.presenter import ThreadPresenter
+from bot.slack.render.alerts import (
+    alert_message,
+    alert_text,
+    firing_again_note,
+    joined_note,
+    resolved_note,
+)
+from bot.slack.render.message import SlackMessage
+from bot.slack.render.text import shorten
+from domain.case import Case
+from domain.errors import DuplicateCaseError
+from domain.ports import AuditRepository, Clock, MessageRepository
+from domain.records import AuditEntry, ConversationMessage, MessageRole
+from domain.workflows.alert_groups import AlertGroupRecord, GroupTouch
+from domain.workflows.ports import AlertGroupRepository
+from domain.workflows.signals import SignalStatus
+
+logger = logging.getLogger(__name__)
+
+ALERT_AUTHOR = "alertmanager"
+TITLE_CHARS = 120
+
+
+@dataclass(frozen=True)
+class AlertPorts:
+    """What the alert service works with."""
+
+    groups: AlertGroupRepository
+    cases: CaseStore
+    presenter: ThreadPresenter
+    messages: MessageRepository
+    audit: AuditRepository
+    intake: Intake
+    workspace: Workspace
+    deferral: Deferral
+    clock: Clock
+
+
+class AlertService:
+    """Handles one notification at a time per group (the inbox orders them by the group)."""
+
+    def __init__(self, *, ports: AlertPorts, channel: str) -> None:
+        self._p = ports
+        self._channel = channel
+
+    async def handle(self, *, work: AlertWork, work_key: str) -> None:
+        """Open or update the group's case; retried later if Slack is briefly unavailable."""
+        progress = _Progress()
+        if work.counted:
+            progress.counted = (work.previous_status, work.new_fingerprints)
+        try:
+            await self._handle(work, progress)
+        except Exception as error:
+            counted = progress.counted
+            retried = await self._p.deferral.retry_later(
+                work,
+                work_key=work_key,
+                team_id=progress.team_id,
+                case_key=f"{ALERT_CASE_KEY}{work.group.identity}",
+                error=error,
+                counted=counted is not None,
+                previous_status=counted[0] if counted else None,
+                new_fingerprints=counted[1] if counted else [],
+            )
+            if not retried:
+                raise
+
+    async def _handle(self, work: AlertWork, progress: _Progress) -> None:
+        progress.team_id = await self._p.workspace.team_id()
+        touch = await self._record(work, progress)
+        if touch is None:
+            return
+        record = touch.record
+        if record.case_id is not None:
+            case = await self._p.cases.get(record.case_id)
+            if case.is_terminal:
+                await self._finished(case, record, work, progress)
+                return
+        record = await self._ensure_message(record)
+        if record.case_id is None:
+            await self._open_case(record)
+        else:
+            await self._update(record, touch, work)
+
+    async def _record(self, work: AlertWork, progress: _Progress) -> GroupTouch | None:
+        """Count the notification against its group once (a retry finds it counted)."""
+        groups, group, team_id = self._p.groups, work.group, progress.team_id
+        if progress.counted is not None:
+            record = await groups.find_active(team_id, group.identity)
+            if record is not None:
+                previous, fresh = progress.counted
+                return GroupTouch(record, False, previous, fresh)
+        resolved = group.status is SignalStatus.RESOLVED
+        if resolved and await groups.find_active(team_id, group.identity) is None:
+            logger.info("resolved notification of an unknown alert group ignored")
+            return None
+        touch = await groups.touch(
+            team_id=team_id, channel_id=self._channel, group=group, now=work.received_at
+        )
+        progress.counted = (touch.previous_status, touch.new_fingerprints)
+        return touch
+
+    async def _finished(
+        self, case: Case, record: AlertGroupRecord, work: AlertWork, progress: _Progress
+    ) -> None:
+        """The group's case is over: say so in its thread, or open a new case if it fires."""
+        if work.group.status is SignalStatus.RESOLVED:
+            await self._say(case, resolved_note(work.group, at=work.received_at))
+            await self._p.groups.retire(record.group_id, now=self._p.clock.now())
+            return
+        await self._p.groups.retire(record.group_id, now=self._p.clock.now())
+        touch = await self._p.groups.touch(
+            team_id=progress.team_id,
+            channel_id=self._channel,
+            group=work.group,
+            now=work.received_at,
+        )
+        await self._open_case(await self._ensure_message(touch.record))
+
+    async def _ensure_message(self, record: AlertGroupRecord) -> AlertGroupRecord:
+        """Post the alert in the alert channel, once per group."""
+        if record.alert_ts is not None:
+            return record
+        ts = await self._p.presenter.surface.post(
+            channel=record.channel_id, thread_ts=None, message=alert_message(record)
+        )
+        await self._p.groups.set_thread(record.group_id, alert_ts=ts)
+        return record.model_copy(update={"alert_ts": ts})
+
+    async def _open_case(self, record: AlertGroupRecord) -> None:
+        """A case on the alert's thread, its header, its first message, then the analysis."""
+        assert record.alert_ts is not None
+        thread = ThreadRef(
+            team_id=record.team_id, channel_id=record.channel_id, thread_ts=record.alert_ts
+        )
+        self._p.cases.remember_thread(thread)
+        case = await self._create(thread, record)
+        await self._p.groups.set_case(record.group_id, case_id=case.case_id)
+        await self._p.presenter.show_header(case)
+        await self._p.messages.add(
+            ConversationMessage(
+                case_id=case.case_id,
+                ts=record.alert_ts,
+                author=ALERT_AUTHOR,
+                role=MessageRole.USER,
+                text=alert_text(record.latest),
+                created_at=record.first_seen,
+            )
+        )
+        await self._audit(case, record)
+        logger.info("alert opened a case", extra={"case_id": case.case_id})
+        await self._p.intake.record(
+            RcaWork(thread=thread, case_id=case.case_id),
+            dedup_key=f"rca:{case.case_id}",
+            team_id=case.team_id,
+            case_key=thread.key,
+        )
+
+    async def _create(self, thread: ThreadRef, record: AlertGroupRecord) -> Case:
+        now = self._p.clock.now()
+        case = Case(
+            team_id=thread.team_id,
+            channel_id=thread.channel_id,
+            thread_ts=thread.thread_ts,
+            user_id=ALERT_AUTHOR,
+            title=shorten(record.latest.title(), TITLE_CHARS),
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            return await self._p.cases.add(case)
+        except DuplicateCaseError:
+            # A retry after the case was stored: use it.
+            return await self._p.cases.get_by_thread_or_fail(thread)
+
+    async def _update(self, record: AlertGroupRecord, touch: GroupTouch, work: AlertWork) -> None:
+        """A repeated notification: refresh the alert message, say what changed in the thread."""
+        assert record.alert_ts is not None
+        assert record.case_id is not None
+        try:
+            await self._p.presenter.surface.update(
+                channel=record.channel_id, ts=record.alert_ts, message=alert_message(record)
+            )
+        except Exception as error:
+            if is_transient(error):
+                raise
+            # Someone deleted the alert message: the thread still hears what changed.
+            logger.warning("the alert message could not be updated", extra={"error": str(error)})
+        case = await self._p.cases.get(record.case_id)
+        if touch.resolved_now:
+            await self._say(case, resolved_note(work.group, at=work.received_at))
+        elif touch.fired_again:
+            await self._say(case, firing_again_note(work.group))
+        elif touch.new_fingerprints:
+            await self._say(case, joined_note(work.group, touch.new_fingerprints))
+
+    async def _say(self, case: Case, note: SlackMessage) -> None:
+        """Post in the case thread; the next turn's model sees it as part of the conversation."""
+        ts = await self._p.presenter.post(case, note)
+        await self._p.messages.add(
+            ConversationMessage(
+                case_id=case.case_id,
+                ts=ts,
+                author=ALERT_AUTHOR,
+                role=MessageRole.USER,
+                text=note.text,
+                created_at=self._p.clock.now(),
+            )
+        )
+
+    async def _audit(self, case: Case, record: AlertGroupRecord) -> None:
+        await self._p.audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                actor=ALERT_AUTHOR,
+                action="case.opened_by_alert",
+                detail={
+                    "group_id": record.group_id,
+                    "group_key": record.group_key,
+                    "fingerprints": record.fingerprints,
+                    "alert_ts": record.alert_ts,
+                },
+                source="alert",
+                at=self._p.clock.now(),
+            )
+        )
+
+
+@dataclass
+class _Progress:
+    """How far a notification got, so a retry neither loses nor repeats a step."""
+
+    counted: tuple[SignalStatus | None, list[str]] | None = None
+    """Set once counted: the group's earlier status and the alerts this notification added."""
+    team_id: str = ""

@@ -1,0 +1,262 @@
+"""Approve / Reject on a remediation strategy: decided once, by an allowed person, audited.
+
+Approving hands the workflow and its parameters to the configured executor, withdraws the other
+strategies of the same analysis, posts what happened and asks for evidence that it worked (an
+evidence request of the case, so the investigation carries on as usual).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.inbox.work import ClickWork
+from bot.services.cases import CaseStore
+from bot.services.ports import Responders
+from bot.services.presenter import ThreadPresenter
+from bot.slack.errors import BotError
+from bot.slack.ids import ActionId, StrategyValue, load_value, parse_action_id
+from bot.slack.render.commands import notice
+from bot.slack.render.message import SlackMessage, message
+from bot.slack.render.remediation import (
+    decided_strategy_message,
+    execution_message,
+    verification_intro,
+)
+from bot.slack.render.reply import request_card
+from domain.case import Case
+from domain.engine.present import request_card as card_of
+from domain.errors import NotAllowedToAnswerError, NotFoundError, TerminalCaseError
+from domain.ports import AuditRepository, Clock, MessageRepository
+from domain.records import AuditEntry, ConversationMessage, MessageRole
+from domain.workflows.catalog import Catalog, Workflow
+from domain.workflows.ports import RemediationRepository, WorkflowExecutor
+from domain.workflows.remediation import (
+    ExecutionResult,
+    ExecutionStatus,
+    RemediationStrategy,
+    StrategyStatus,
+    execution_request,
+    may_decide,
+    outcome_status,
+    verification_request,
+)
+
+logger = logging.getLogger(__name__)
+
+BOT_AUTHOR = "bot"
+REMEDIATION_ACTIONS = frozenset({ActionId.APPROVE, ActionId.REJECT})
+DECISIONS = {ActionId.APPROVE: StrategyStatus.APPROVED, ActionId.REJECT: StrategyStatus.REJECTED}
+GONE = "The workflow {key} is no longer in the catalog, so nothing ran."
+
+
+@dataclass(frozen=True)
+class RemediationPorts:
+    """What deciding on strategies works with."""
+
+    remediations: RemediationRepository
+    catalog: Catalog
+    executor: WorkflowExecutor
+    cases: CaseStore
+    presenter: ThreadPresenter
+    responders: Responders
+    messages: MessageRepository
+    audit: AuditRepository
+    clock: Clock
+
+
+class RemediationService:
+    """Handles the Approve and Reject buttons of strategies."""
+
+    def __init__(self, ports: RemediationPorts) -> None:
+        self._p = ports
+
+    async def decide(self, *, work: ClickWork) -> None:
+        """Apply one click, once, for a person allowed to answer this case's questions."""
+        action = parse_action_id(work.action_id)
+        if action not in DECISIONS:
+            raise BotError("That button is not one of mine.")
+        value = load_value(StrategyValue, work.value)
+        case = await self._case(work, value.case_id)
+        strategy = await self._p.remediations.get(value.strategy_id)
+        if strategy.case_id != case.case_id:
+            raise NotFoundError("strategy of another case")
+        if case.is_terminal:
+            raise TerminalCaseError("the case is finished")
+        responders = await self._p.responders.for_team(case.team_id)
+        if not may_decide(case, work.user_id, responders=responders):
+            raise NotAllowedToAnswerError(f"<@{work.user_id}> may not decide on remediation")
+        status = DECISIONS[action]
+        if _interrupted(strategy, work.user_id, status):
+            await self._execute(case, strategy)
+            return
+        now = self._p.clock.now()
+        if not await self._p.remediations.decide(
+            strategy.strategy_id, status=status, by=work.user_id, at=now
+        ):
+            await self._whisper(work, _stale(await self._p.remediations.get(strategy.strategy_id)))
+            return
+        decided = strategy.model_copy(
+            update={"status": status, "decided_by": work.user_id, "decided_at": now}
+        )
+        await self._audit(case, decided, work.user_id, f"workflow.{status.value}")
+        await self._rewrite(case, decided)
+        if status is StrategyStatus.APPROVED:
+            await self._withdraw_others(case, decided)
+            await self._execute(case, decided)
+
+    async def _case(self, work: ClickWork, case_id: str) -> Case:
+        case = await self._p.cases.get(case_id)
+        if case.team_id != work.team_id:
+            raise NotFoundError("case of another workspace")
+        return case
+
+    async def _withdraw_others(self, case: Case, approved: RemediationStrategy) -> None:
+        others = await self._p.remediations.supersede_others(
+            approved.batch_id, keep=approved.strategy_id, at=self._p.clock.now()
+        )
+        for other in others:
+            await self._rewrite(case, other)
+
+    async def _rewrite(self, case: Case, strategy: RemediationStrategy) -> None:
+        workflow = self._workflow(strategy)
+        if strategy.surface_ref is None or workflow is None:
+            return
+        await self._p.presenter.surface.update(
+            channel=case.channel_id,
+            ts=strategy.surface_ref,
+            message=decided_strategy_message(strategy, workflow),
+        )
+
+    async def _execute(self, case: Case, strategy: RemediationStrategy) -> None:
+        """Hand the approved workflow to the executor, report, then ask for evidence."""
+        workflow = self._workflow(strategy)
+        by = strategy.decided_by or "?"
+        if workflow is None:
+            result = ExecutionResult(
+                executor=self._p.executor.name,
+                status=ExecutionStatus.FAILED,
+                summary=GONE.format(key=f"{strategy.workflow_id}@{strategy.version}"),
+                at=self._p.clock.now(),
+            )
+            await self._p.remediations.record_execution(
+                strategy.strategy_id, status=StrategyStatus.FAILED, result=result
+            )
+            await self._p.presenter.post(case, notice(result.summary))
+            return
+        request = execution_request(strategy, workflow, by=by, at=self._p.clock.now())
+        result = await self._p.executor.execute(request)
+        status = outcome_status(result)
+        await self._p.remediations.record_execution(
+            strategy.strategy_id, status=status, result=result
+        )
+        await self._audit_execution(case, strategy, result, by)
+        await self._tell(case, execution_message(result, workflow))
+        if status is StrategyStatus.EXECUTED:
+            await self._ask_for_evidence(case, strategy, workflow)
+
+    async def _ask_for_evidence(
+        self, case: Case, strategy: RemediationStrategy, workflow: Workflow
+    ) -> None:
+        """An evidence request: the workflow's read-only checks and what success looks like."""
+        request = verification_request(strategy, workflow, turn=case.current_turn)
+
+        def add(target: Case) -> None:
+            target.evidence_requests.append(request)
+            if strategy.decided_by:
+                target.add_participant(strategy.decided_by)
+
+        saved = await self._p.cases.change(case, add)
+        intro = verification_intro(workflow)
+        blocks = [*intro.blocks, *request_card(card_of(request), case_id=saved.case_id)]
+        await self._tell(saved, message(blocks, text=intro.text))
+        await self._p.presenter.show_header(saved)
+
+    async def _tell(self, case: Case, rendered: SlackMessage) -> None:
+        """Post in the thread and keep it in the conversation the next turn sees."""
+        ts = await self._p.presenter.post(case, rendered)
+        await self._p.messages.add(
+            ConversationMessage(
+                case_id=case.case_id,
+                ts=ts,
+                author=BOT_AUTHOR,
+                role=MessageRole.ASSISTANT,
+                text=rendered.text,
+                created_at=self._p.clock.now(),
+            )
+        )
+
+    def _workflow(self, strategy: RemediationStrategy) -> Workflow | None:
+        return self._p.catalog.get(strategy.workflow_id, strategy.version)
+
+    async def _whisper(self, work: ClickWork, text: str) -> None:
+        await self._p.presenter.surface.whisper(
+            channel=work.channel_id,
+            user=work.user_id,
+            thread_ts=work.thread_ts,
+            message=notice(text),
+        )
+
+    async def _audit(
+        self, case: Case, strategy: RemediationStrategy, actor: str, action: str
+    ) -> None:
+        """Who, when, which workflow and which parameters."""
+        await self._p.audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                actor=actor,
+                action=action,
+                detail={
+                    "strategy_id": strategy.strategy_id,
+                    "workflow_id": strategy.workflow_id,
+                    "version": strategy.version,
+                    "parameters": strategy.parameters,
+                    "confidence": strategy.confidence,
+                    "estimated_risk": strategy.estimated_risk.value,
+                    "executor": self._p.executor.name,
+                },
+                source="slack:button",
+                at=strategy.decided_at or self._p.clock.now(),
+            )
+        )
+
+    async def _audit_execution(
+        self, case: Case, strategy: RemediationStrategy, result: ExecutionResult, by: str
+    ) -> None:
+        await self._p.audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                actor=by,
+                action=f"workflow.execution_{result.status.value}",
+                detail={
+                    "strategy_id": strategy.strategy_id,
+                    "workflow_id": strategy.workflow_id,
+                    "version": strategy.version,
+                    "executor": result.executor,
+                    "http_status": result.http_status,
+                    "summary": result.summary,
+                },
+                source="system",
+                at=result.at,
+            )
+        )
+
+
+def _interrupted(strategy: RemediationStrategy, user_id: str, status: StrategyStatus) -> bool:
+    """This very approval was recorded, but a restart cut it short before the executor ran."""
+    return (
+        status is StrategyStatus.APPROVED
+        and strategy.status is StrategyStatus.APPROVED
+        and strategy.decided_by == user_id
+        and strategy.execution is None
+    )
+
+
+def _stale(strategy: RemediationStrategy) -> str:
+    """Why a click on a decided strategy changed nothing."""
+    if strategy.status is StrategyStatus.SUPERSEDED:
+        return "That workflow is no longer offered (another one was approved), so nothing changed."
+    by = f"<@{strategy.decided_by}>" if strategy.decided_by else "Someone"
+    return f"{by} already decided on that workflow ({strategy.status.value}), so nothing changed."

@@ -1,0 +1,95 @@
+"""Showing a scoring in its case thread: one message, rewritten at every step (the observer).
+
+Showing is best effort: the scoring's state is already saved when it is shown, so a Slack hiccup
+is logged and the next step (or `/fm score`) shows it again. A long result's file is shared once
+per scoring; the audit log remembers that it was.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import ClientError
+from slack_sdk.errors import SlackClientError
+
+from bot.services.ports import ChatSurface
+from bot.slack.render.limits import RenderError
+from bot.slack.render.scoring import RenderedScoring, ScoreFile, scoring_message
+from domain.case import Case
+from domain.ports import AuditRepository, Clock
+from domain.records import AuditEntry, SessionScore
+from domain.scoring.judge import is_current
+
+logger = logging.getLogger(__name__)
+
+SURFACE_ERRORS = (SlackClientError, ClientError, TimeoutError, RenderError)
+"""What showing something in Slack can fail with (the state is saved regardless)."""
+FILE_SHARED = "scoring.file_shared"
+BOT_ACTOR = "faultmaven"
+
+
+def case_label(case: Case) -> str:
+    """The id people type."""
+    return case.short_id or case.case_id
+
+
+def render(score: SessionScore, case: Case) -> RenderedScoring:
+    """The thread message for the scoring as it is now."""
+    return scoring_message(
+        score, case_label=case_label(case), current=is_current(score.prompt_hash)
+    )
+
+
+class ScoringThreadView:
+    """ScoringObserver for the chat surface: edits the scoring's message in place."""
+
+    def __init__(self, *, surface: ChatSurface, audit: AuditRepository, clock: Clock) -> None:
+        self._surface = surface
+        self._audit = audit
+        self._clock = clock
+
+    async def show(self, score: SessionScore, case: Case) -> None:
+        """Rewrite the scoring's message (posting one if it has none); share a long result."""
+        rendered = render(score, case)
+        try:
+            if score.message_channel and score.message_ts:
+                await self._surface.update(
+                    channel=score.message_channel, ts=score.message_ts, message=rendered.message
+                )
+            else:
+                await self._surface.post(
+                    channel=case.channel_id, thread_ts=case.thread_ts, message=rendered.message
+                )
+            if rendered.attachment is not None:
+                await self._share_once(score, case, rendered.attachment)
+        except SURFACE_ERRORS:
+            logger.warning(
+                "could not show a scoring",
+                exc_info=True,
+                extra={"score_id": score.score_id, "status": score.status.value},
+            )
+
+    async def _share_once(self, score: SessionScore, case: Case, file: ScoreFile) -> None:
+        entries = await self._audit.list_for_case(case.case_id)
+        if any(
+            e.action == FILE_SHARED and e.detail.get("score_id") == score.score_id for e in entries
+        ):
+            return
+        await self._surface.upload(
+            channel=case.channel_id,
+            thread_ts=case.thread_ts,
+            filename=file.filename,
+            title=file.title,
+            content=file.content,
+        )
+        await self._audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                actor=BOT_ACTOR,
+                action=FILE_SHARED,
+                detail={"score_id": score.score_id, "filename": file.filename},
+                source="system",
+                at=self._clock.now(),
+            )
+        )

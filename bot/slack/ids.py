@@ -1,0 +1,150 @@
+"""Every id the app shares with Slack: actions, callbacks, commands, events, and button values.
+
+Button `value`s and modal `private_metadata` are small pydantic models serialised as JSON, so a
+click carries typed data back and nothing is parsed out of free text.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from domain.lifecycle.confirmations import Decision
+
+
+class ActionId(StrEnum):
+    """Block action ids. A button's id is ``<ActionId>`` or ``<ActionId>:<suffix>``.
+
+    The suffix keeps ids unique within one message (Slack requires it), e.g. one "Can't get this"
+    button per evidence request card.
+    """
+
+    ANSWER = "fm_answer"
+    """Yes / No / Not sure on a confirmation prompt (value: AnswerValue)."""
+    CANT_GET = "fm_cant_get"
+    """"Can't get this" on an evidence request card (value: RequestValue)."""
+    CLOSE_CASE = "fm_close_case"
+    """Close on the case header: asks for a confirmation (value: CaseValue)."""
+    REPORT = "fm_report"
+    """Report on the case header of a finished case (value: CaseValue)."""
+    SCORE = "fm_score"
+    """Score on the case header of a finished case (value: CaseValue)."""
+    APPROVE = "fm_approve"
+    """Approve on a remediation strategy (value: StrategyValue)."""
+    REJECT = "fm_reject"
+    """Reject on a remediation strategy (value: StrategyValue)."""
+
+
+class CallbackId(StrEnum):
+    """Shortcut and modal callback ids (the shortcuts' are declared in manifest.yml)."""
+
+    INVESTIGATE = "fm_investigate"
+    SCORE_INVESTIGATION = "fm_score_investigation"
+    KB_ADD = "fm_kb_add"
+
+
+class Command(StrEnum):
+    """Slash commands (declared in manifest.yml)."""
+
+    FM = "/fm"
+
+
+class Subcommand(StrEnum):
+    """What follows `/fm`."""
+
+    HELP = "help"
+    CASES = "cases"
+    STATUS = "status"
+    SCORE = "score"
+    SCORES = "scores"
+    CLOSE = "close"
+    KB = "kb"
+
+
+class EventType(StrEnum):
+    """Events the app listens to (manifest.yml subscribes to the matching bot events)."""
+
+    MESSAGE = "message"
+    APP_HOME_OPENED = "app_home_opened"
+
+
+class KbInput(StrEnum):
+    """Block and action ids of the `kb add` modal's inputs."""
+
+    TITLE = "fm_kb_title"
+    BODY = "fm_kb_body"
+
+
+def action_id(action: ActionId, suffix: str = "") -> str:
+    """The Block Kit action id for a button."""
+    return f"{action.value}:{suffix}" if suffix else action.value
+
+
+def parse_action_id(raw: str) -> ActionId | None:
+    """The ActionId a Block Kit action id belongs to (None if it is not ours)."""
+    try:
+        return ActionId(raw.partition(":")[0])
+    except ValueError:
+        return None
+
+
+class Value(BaseModel):
+    """Base of button values and modal metadata: compact JSON, strict about fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def dump(self) -> str:
+        """The JSON put into Slack."""
+        return self.model_dump_json(exclude_none=True)
+
+
+class AnswerValue(Value):
+    """A confirmation button: which case, which question, which answer."""
+
+    case_id: str
+    confirmation_id: str
+    decision: Decision
+
+
+class RequestValue(Value):
+    """An evidence request card's button."""
+
+    case_id: str
+    request_id: str
+
+
+class CaseValue(Value):
+    """A case header button."""
+
+    case_id: str
+
+
+class StrategyValue(Value):
+    """A remediation strategy's Approve / Reject button."""
+
+    case_id: str
+    strategy_id: str
+
+
+class KbAddMetadata(Value):
+    """Where the `/fm kb add` modal was opened, so the result can be said there."""
+
+    channel_id: str | None = None
+
+
+ValueT = TypeVar("ValueT", bound=Value)
+
+
+class InvalidValueError(ValueError):
+    """A button value or metadata that is not ours (or was tampered with)."""
+
+
+def load_value(model: type[ValueT], raw: str | None) -> ValueT:
+    """Parse a button value / private_metadata into its model, or InvalidValueError."""
+    try:
+        return model.model_validate(json.loads(raw or "{}"))
+    except (ValueError, ValidationError) as error:
+        raise InvalidValueError(f"not a {model.__name__}") from error

@@ -1,0 +1,89 @@
+"""Answers to `/fm` subcommands (ephemeral unless they post into a case thread)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from slack_sdk.models.blocks import Block
+
+from bot.slack.render.header import STATUS_LABELS, case_header_message, case_label
+from bot.slack.render.message import SlackMessage, bullets, context, header, message, sections
+from bot.slack.render.text import code, escape, shorten
+from domain.case import Case
+from domain.knowledge import KnowledgeResult, ToolStatus
+
+HELP = """*FaultMaven* pairs with you during incidents; one thread is one case.
+• Mention me in a channel to open a case; the thread is the case, no need to mention me again.
+• Use the *Investigate* message shortcut on any message (an alert, a report) to open a case on it.
+• Upload logs, configs or command output into the case thread: I read them at once.
+• Alertmanager alerts open cases in the alert channel: I analyse each one and offer remediation \
+workflows from the catalog; nothing runs until someone working on the case clicks *Approve*.
+*Commands*
+• `/fm help` — this help
+• `/fm cases` — open cases in this workspace
+• `/fm status <case>` — where a case stands (e.g. `/fm status FM-7K3Q`)
+• `/fm close <case>` — ask to close a case (someone confirms in its thread)
+• `/fm score <case> [--force]` — grade a finished case (`--force`: grade it again)
+• `/fm scores [--below N]` — recent scores (only those below N)
+• `/fm kb search <query>` — search the knowledge base and your runbooks
+• `/fm kb add` — add a personal runbook"""
+MAX_HIT_CHARS = 280
+
+
+@dataclass(frozen=True)
+class CaseLink:
+    """A case and the link to its thread (None when Slack could not make one)."""
+
+    case: Case
+    link: str | None
+
+
+def notice(text: str) -> SlackMessage:
+    """A one-paragraph answer."""
+    return message(sections(text), text=text)
+
+
+def help_message(problem: str | None = None) -> SlackMessage:
+    """Usage, optionally after saying what was wrong with the command."""
+    blocks = sections(f"⚠️ {escape(problem)}") if problem else []
+    return message([*blocks, *sections(HELP)], text=problem or "FaultMaven help")
+
+
+def case_line(item: CaseLink) -> str:
+    case = item.case
+    name = case_label(case.short_id, case.case_id)
+    title = escape(shorten(case.title or "untitled", 120))
+    shown = f"<{item.link}|{name}>" if item.link else code(name)
+    return f"{shown} · {STATUS_LABELS[case.status]} · {title}"
+
+
+def case_list(cases: Sequence[CaseLink], *, heading: str = "Open cases") -> SlackMessage:
+    """Cases with links to their threads."""
+    if not cases:
+        return notice(f"*{heading}:* none right now. Mention me in a channel to open one.")
+    text = f"*{heading} ({len(cases)}):*\n" + bullets(case_line(item) for item in cases)
+    return message(sections(text), text=f"{heading}: {len(cases)}")
+
+
+def case_status(item: CaseLink) -> SlackMessage:
+    """The case header (without its buttons) and a link to the thread."""
+    head = case_header_message(item.case)
+    blocks = [b for b in head.blocks if b.to_dict()["type"] != "actions"]
+    if item.link:
+        blocks += context(f"<{item.link}|Open the case thread>")
+    return message(blocks, text=head.text)
+
+
+def kb_results(query: str, results: Sequence[KnowledgeResult]) -> SlackMessage:
+    """Knowledge-base hits with their citations."""
+    blocks: list[Block] = [header(f"🔍 {query}")]
+    hits = [chunk for result in results for chunk in result.chunks]
+    failures = [r.error for r in results if r.status is ToolStatus.ERROR and r.error]
+    for chunk in hits:
+        excerpt = escape(shorten(chunk.text, MAX_HIT_CHARS))
+        blocks += sections(f"{code(chunk.citation.label())}\n>{excerpt}")
+    if not hits:
+        blocks += sections("Nothing in the knowledge base or your runbooks matches that.")
+    blocks += context(*(f"⚠️ {escape(f)}" for f in failures))
+    return message(blocks, text=f"Knowledge base: {len(hits)} hit(s) for {query}")

@@ -1,0 +1,60 @@
+"""Confirmation prompts with their buttons, and the same messages rewritten once decided."""
+
+from __future__ import annotations
+
+from bot.slack.ids import ActionId, AnswerValue, action_id
+from bot.slack.render.message import (
+    SlackMessage,
+    actions,
+    button,
+    confirm_dialog,
+    context,
+    message,
+    sections,
+)
+from bot.slack.render.text import escape
+from domain.engine.view import ConfirmationPrompt
+from domain.lifecycle.confirmations import Decision
+
+DECIDED_ICONS = {True: "✅", False: "❌"}
+
+
+def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: bool) -> SlackMessage:
+    """A question with its buttons; a final change (closing, resolving) asks "are you sure?"."""
+    buttons = []
+    for option in prompt.options:
+        value = AnswerValue(
+            case_id=case_id, confirmation_id=prompt.confirmation_id, decision=option.decision
+        )
+        dialog = None
+        if final and option.decision is Decision.YES:
+            dialog = confirm_dialog(
+                "Are you sure?",
+                "This makes the case final: it can't be reopened.",
+                yes="Yes, do it",
+            )
+        buttons.append(
+            button(
+                option.label,
+                action_id=action_id(ActionId.ANSWER, option.decision.value),
+                value=value.dump(),
+                style=option.style or None,
+                confirm=dialog,
+            )
+        )
+    text = f"❓ {escape(prompt.prompt or 'Please confirm.')}"
+    blocks = [*sections(text), *actions(buttons)]
+    return message(blocks, text=text)
+
+
+def decided_message(note: str, *, accepted: bool) -> SlackMessage:
+    """The prompt after a click: who decided what (no buttons any more)."""
+    text = f"{DECIDED_ICONS[accepted]} {escape(note)}"
+    return message(sections(text), text=text)
+
+
+def superseded_message(prompt: str) -> SlackMessage:
+    """A question that no longer applies."""
+    text = f"~{escape(prompt)}~"
+    blocks = [*sections(text), *context("_No longer applies: a newer question replaced it._")]
+    return message(blocks, text=f"(no longer applies) {prompt}")

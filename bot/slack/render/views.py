@@ -1,0 +1,99 @@
+"""Surfaces that are not messages: the App Home tab and the `kb add` modal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from slack_sdk.models.blocks import (
+    Block,
+    InputBlock,
+    PlainTextInputElement,
+    PlainTextObject,
+)
+from slack_sdk.models.views import View
+
+from bot.slack.ids import CallbackId, KbAddMetadata, KbInput
+from bot.slack.render.commands import CaseLink, case_line
+from bot.slack.render.message import bullets, context, divider, header, sections
+from bot.slack.render.scoring import tier_label
+from bot.slack.render.text import code
+
+HOME_MAX_CASES = 20
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """A recent score with the case it graded."""
+
+    case_label: str
+    score: int | None
+    link: str | None = None
+
+
+@dataclass(frozen=True)
+class HomeModel:
+    """What the App Home shows one person."""
+
+    cases: Sequence[CaseLink]
+    scores: Sequence[ScoreLine]
+    knowledge_chunks: int | None
+
+
+def home_view(model: HomeModel) -> View:
+    """Your open cases with links, recent scores, knowledge-base size."""
+    blocks: list[Block] = [header("FaultMaven")]
+    blocks += sections(
+        "Mention me in a channel, or use *Investigate* on a message, to open a case."
+    )
+    blocks += [divider(), header("Your open cases")]
+    if model.cases:
+        lines = [case_line(item) for item in model.cases[:HOME_MAX_CASES]]
+        blocks += sections(bullets(lines))
+    else:
+        blocks += sections("None. 🎉")
+    blocks += [divider(), header("Recent scores")]
+    blocks += sections(_scores(model.scores))
+    blocks += [divider()]
+    size = (
+        "unknown right now"
+        if model.knowledge_chunks is None
+        else f"{model.knowledge_chunks:,} indexed passages"
+    )
+    blocks += context(f"📚 Knowledge base: {size} · `/fm kb add` adds a personal runbook")
+    return View(type="home", blocks=blocks)
+
+
+def _scores(scores: Sequence[ScoreLine]) -> str:
+    if not scores:
+        return "No scored investigations yet."
+    lines = []
+    for line in scores:
+        name = f"<{line.link}|{line.case_label}>" if line.link else code(line.case_label)
+        score = "pending" if line.score is None else f"{line.score}/100 {tier_label(line.score)}"
+        lines.append(f"{name} · {score}")
+    return bullets(lines)
+
+
+def kb_add_modal(metadata: KbAddMetadata) -> View:
+    """A modal to add a personal runbook (title + markdown)."""
+    title = InputBlock(
+        block_id=KbInput.TITLE.value,
+        label=PlainTextObject(text="Title"),
+        element=PlainTextInputElement(action_id=KbInput.TITLE.value, max_length=200),
+    )
+    body = InputBlock(
+        block_id=KbInput.BODY.value,
+        label=PlainTextObject(text="Runbook (markdown)"),
+        element=PlainTextInputElement(action_id=KbInput.BODY.value, multiline=True),
+        hint=PlainTextObject(text="Only you will see it in searches and investigations."),
+    )
+    return View(
+        type="modal",
+        callback_id=CallbackId.KB_ADD.value,
+        title=PlainTextObject(text="Add a runbook"),
+        submit=PlainTextObject(text="Save"),
+        close=PlainTextObject(text="Cancel"),
+        private_metadata=metadata.dump(),
+        blocks=[title, body],
+    )

@@ -1,0 +1,124 @@
+"""Wiring of the alert and remediation services (a part of the composition root).
+
+Builds, from ports the root already has: the alert service (only with a Slack workspace and an
+alert channel), the analysis that runs for each alert case, the Approve / Reject handling with the
+configured executor, and the alert endpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.alerts.endpoint import AlertEndpoint
+from bot.services.alerting.alerts import AlertPorts, AlertService
+from bot.services.alerting.analysis import AnalysisPorts, AnalysisService
+from bot.services.alerting.deferral import Deferral
+from bot.services.alerting.remediation import RemediationPorts, RemediationService
+from bot.services.cases import CaseStore
+from bot.services.intake import Intake
+from bot.services.ports import Responders, Workspace
+from bot.services.presenter import ThreadPresenter
+from bot.settings import Settings
+from domain.llm import LLMPort
+from domain.ports import Clock
+from domain.workflows.catalog import Catalog
+from domain.workflows.planner import RcaPlanner
+from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
+from storage import Repositories
+
+
+@dataclass(frozen=True)
+class Workflows:
+    """The remediation catalog, its search, the executor, and the workspace alerts belong to."""
+
+    catalog: Catalog
+    index: WorkflowIndex | None
+    executor: WorkflowExecutor
+    workspace: Workspace | None
+    retry_delays_s: Sequence[float]
+
+
+@dataclass(frozen=True)
+class AlertParts:
+    """The services and ports the alert features are built from."""
+
+    settings: Settings
+    repositories: Repositories
+    cases: CaseStore
+    presenter: ThreadPresenter
+    intake: Intake
+    llm: LLMPort
+    responders: Responders
+    clock: Clock
+
+
+@dataclass(frozen=True)
+class AlertFeatures:
+    """The built services and endpoint."""
+
+    alerts: AlertService | None
+    analysis: AnalysisService
+    remediation: RemediationService
+    endpoint: AlertEndpoint
+
+
+def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatures:
+    """Every alert and remediation service, wired to its ports."""
+    settings, repositories, clock = parts.settings, parts.repositories, parts.clock
+    deferral = Deferral(intake=parts.intake, clock=clock, delays_s=workflows.retry_delays_s)
+    catalog = workflows.catalog
+    planner = RcaPlanner(llm=parts.llm, index=workflows.index, catalog=catalog, clock=clock)
+    analysis = AnalysisService(
+        AnalysisPorts(
+            planner=planner,
+            catalog=catalog,
+            catalog_configured=settings.workflow_catalog_dir is not None,
+            groups=repositories.alert_groups,
+            remediations=repositories.remediations,
+            cases=parts.cases,
+            presenter=parts.presenter,
+            messages=repositories.messages,
+            audit=repositories.audit,
+            deferral=deferral,
+            clock=clock,
+        )
+    )
+    remediation = RemediationService(
+        RemediationPorts(
+            remediations=repositories.remediations,
+            catalog=catalog,
+            executor=workflows.executor,
+            cases=parts.cases,
+            presenter=parts.presenter,
+            responders=parts.responders,
+            messages=repositories.messages,
+            audit=repositories.audit,
+            clock=clock,
+        )
+    )
+    secret = settings.alert_token
+    token = secret.get_secret_value() if secret is not None and settings.alerts_enabled else None
+    endpoint = AlertEndpoint(token=token, intake=parts.intake, clock=clock)
+    alerts = _alerts(parts, workflows.workspace, deferral)
+    return AlertFeatures(alerts, analysis, remediation, endpoint)
+
+
+def _alerts(
+    parts: AlertParts, workspace: Workspace | None, deferral: Deferral
+) -> AlertService | None:
+    channel = parts.settings.alert_channel
+    if workspace is None or not channel:
+        return None
+    ports = AlertPorts(
+        groups=parts.repositories.alert_groups,
+        cases=parts.cases,
+        presenter=parts.presenter,
+        messages=parts.repositories.messages,
+        audit=parts.repositories.audit,
+        intake=parts.intake,
+        workspace=workspace,
+        deferral=deferral,
+        clock=parts.clock,
+    )
+    return AlertService(ports=ports, channel=channel)

@@ -1,0 +1,1 @@
+"""Per-program tables of the command-safety classifier (what each subcommand and flag does)."""

@@ -1,0 +1,1 @@
+"""LanceDB: connections, table rows and filters, the knowledge tables and the workflow index."""

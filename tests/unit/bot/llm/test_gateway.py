@@ -1,0 +1,391 @@
+"""The litellm gateway against a fake OpenAI-compatible server over real HTTP."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from typing import Any
+
+import pytest
+
+from bot.llm.gateway import REPAIR_PROMPT, GatewayConfig, LiteLLMGateway
+from bot.llm.modes import Mode, request_options
+from bot.llm.window import TRIM_MARK
+from domain.base import DomainModel
+from domain.llm import (
+    ChatMessage,
+    LLMCallOutcome,
+    LLMCallRecord,
+    LLMRateLimitedError,
+    LLMRefusedError,
+    LLMReplyInvalidError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+    MemoryCallRecorder,
+    ModelTier,
+    RefusalCause,
+)
+from tests.fakes.clock import FakeClock
+from tests.fakes.gateway import gateway_for
+from tests.fakes.llm_server import (
+    FakeLLMServer,
+    delayed,
+    dropped,
+    malformed,
+    reply,
+    schema_violation,
+    status,
+)
+
+
+class Verdict(DomainModel):
+    """A tiny reply schema."""
+
+    answer: str
+    """What the model concluded."""
+    confidence: float
+
+
+GOOD = Verdict(answer="pool exhausted", confidence=0.8)
+MESSAGES = [
+    ChatMessage(role="system", content="You are a test."),
+    ChatMessage(role="user", content="What happened?"),
+]
+
+
+async def ask(kit_gateway: LiteLLMGateway, tier: ModelTier = ModelTier.MAIN) -> Verdict:
+    return await kit_gateway.structured(
+        tier=tier,
+        messages=MESSAGES,
+        schema=Verdict,
+        template="test",
+        template_hash="abc123",
+        case_id="case_1",
+    )
+
+
+async def test_a_valid_reply_is_validated_and_recorded(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+
+    request = server.requests[0]
+    assert request["model"] == "test-model"
+    assert request["messages"] == [m.model_dump() for m in MESSAGES]
+    schema = request["response_format"]["json_schema"]
+    assert schema["name"] == "Verdict"
+    assert schema["schema"]["properties"]["answer"]["description"] == "What the model concluded."
+    (record,) = kit.recorder.records
+    assert record.outcome is LLMCallOutcome.OK
+    assert (record.template, record.template_hash, record.case_id) == ("test", "abc123", "case_1")
+    assert (record.prompt_tokens, record.completion_tokens) == (120, 40)
+    assert record.cost_usd is None  # an unknown model has no price
+    assert record.model == "openai/test-model"
+
+
+async def test_json_in_a_markdown_fence_is_accepted(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(reply(f"```json\n{GOOD.model_dump_json()}\n```"))
+
+    assert await ask(kit.gateway) == GOOD
+
+
+async def test_an_invalid_reply_gets_one_repair_attempt_showing_its_errors(
+    server: FakeLLMServer,
+) -> None:
+    kit = gateway_for(server)
+    server.script(schema_violation(), reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+
+    repair = server.requests[1]["messages"]
+    assert repair[-2]["role"] == "assistant"
+    assert '"status": "resolved"' in repair[-2]["content"]
+    assert repair[-1]["role"] == "user"
+    assert repair[-1]["content"].startswith(REPAIR_PROMPT.split("{")[0])
+    assert "- answer: Field required" in repair[-1]["content"]
+    assert "- status: Extra inputs are not permitted" in repair[-1]["content"]
+    outcomes = [r.outcome for r in kit.recorder.records]
+    assert outcomes == [LLMCallOutcome.INVALID, LLMCallOutcome.REPAIRED]
+
+
+async def test_garbage_twice_is_an_invalid_reply_error(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(malformed(), schema_violation())
+
+    with pytest.raises(LLMReplyInvalidError):
+        await ask(kit.gateway)
+
+    assert len(server.requests) == 2
+    assert [r.outcome for r in kit.recorder.records] == [LLMCallOutcome.INVALID] * 2
+
+
+async def test_rate_limits_wait_as_long_as_retry_after_says(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(status(429, retry_after="3"), reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+
+    assert kit.sleeps.waits == [3.0]
+    assert len(server.requests) == 2
+
+
+async def test_retry_after_as_an_http_date_is_honoured(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    when = format_datetime(datetime.now(UTC) + timedelta(seconds=4), usegmt=True)
+    server.script(status(429, retry_after=when), reply(GOOD))
+
+    await ask(kit.gateway)
+
+    (wait,) = kit.sleeps.waits
+    assert 2.0 < wait <= 4.0
+
+
+async def test_a_long_retry_after_is_capped(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, backoff_max_s=1.5)
+    server.script(status(429, retry_after="600"), reply(GOOD))
+
+    await ask(kit.gateway)
+
+    assert kit.sleeps.waits == [1.5]
+
+
+async def test_an_unreadable_retry_after_falls_back_to_backoff(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(status(429, retry_after="soon"), reply(GOOD))
+
+    await ask(kit.gateway)
+
+    assert kit.sleeps.waits == [0.01]
+
+
+async def test_server_errors_back_off_exponentially(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(status(500), status(503), reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+
+    assert kit.sleeps.waits == [0.01, 0.02]
+
+
+async def test_backoff_has_jitter(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    kit.gateway._jitter = lambda: 0.25
+    server.script(status(502), reply(GOOD))
+
+    await ask(kit.gateway)
+
+    assert kit.sleeps.waits == [0.0025]
+
+
+async def test_a_dropped_connection_is_retried(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(dropped(), reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+    assert len(server.requests) == 2
+
+
+async def test_rate_limit_exhaustion_is_reported_as_such(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, max_retries=1)
+    server.script(status(429, retry_after="0"), status(429, retry_after="0"))
+
+    with pytest.raises(LLMRateLimitedError):
+        await ask(kit.gateway)
+
+    assert len(server.requests) == 2
+    assert [r.outcome for r in kit.recorder.records] == [LLMCallOutcome.RATE_LIMITED]
+
+
+async def test_a_provider_that_keeps_failing_is_unavailable(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, max_retries=1)
+    server.script(status(500), status(500))
+
+    with pytest.raises(LLMUnavailableError) as raised:
+        await ask(kit.gateway)
+
+    assert type(raised.value) is LLMUnavailableError
+    assert kit.recorder.records[-1].outcome is LLMCallOutcome.UNAVAILABLE
+
+
+async def test_a_timeout_is_not_retried(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, timeout_s=0.2)
+    server.script(delayed(GOOD, 1.0))
+
+    with pytest.raises(LLMTimeoutError):
+        await ask(kit.gateway)
+
+    assert len(server.requests) == 1
+    (record,) = kit.recorder.records
+    assert record.outcome is LLMCallOutcome.TIMEOUT
+    assert record.latency_ms >= 150
+
+
+async def test_a_client_error_is_a_refusal_and_is_not_retried(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(status(400, message="Invalid value for 'temperature'."))
+
+    with pytest.raises(LLMRefusedError) as refused:
+        await ask(kit.gateway)
+
+    assert refused.value.cause is RefusalCause.BAD_REQUEST
+    assert len(server.requests) == 1
+    assert kit.recorder.records[0].outcome is LLMCallOutcome.REFUSED
+    assert kit.sleeps.waits == []
+
+
+async def test_fallback_models_are_tried_in_order(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, max_retries=0, fallback_models=("openai/backup-model",))
+    server.script(status(500), reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+
+    assert [r["model"] for r in server.requests] == ["test-model", "backup-model"]
+    records = kit.recorder.records
+    assert [(r.model, r.outcome) for r in records] == [
+        ("openai/test-model", LLMCallOutcome.UNAVAILABLE),
+        ("openai/backup-model", LLMCallOutcome.OK),
+    ]
+
+
+async def test_the_last_failure_is_raised_when_every_model_fails(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, max_retries=0, fallback_models=("openai/backup-model",))
+    server.script(status(500), status(429))
+
+    with pytest.raises(LLMRateLimitedError):
+        await ask(kit.gateway)
+
+
+async def test_each_tier_uses_its_model(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, fast_model="openai/fast-model", judge_model="openai/judge-model")
+    server.script(reply(GOOD), reply(GOOD), reply(GOOD))
+
+    for tier in (ModelTier.FAST, ModelTier.JUDGE, ModelTier.MAIN):
+        await ask(kit.gateway, tier)
+
+    assert [r["model"] for r in server.requests] == ["fast-model", "judge-model", "test-model"]
+
+
+async def test_text_replies_need_no_schema(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(reply("# Runbook\n"))
+
+    text = await kit.gateway.text(
+        tier=ModelTier.MAIN, messages=MESSAGES, template="runbook", template_hash="h"
+    )
+
+    assert text == "# Runbook\n"
+    assert "response_format" not in server.requests[0]
+    assert kit.recorder.records[0].outcome is LLMCallOutcome.OK
+
+
+async def test_each_call_sends_the_portable_schema_and_its_own_copy(
+    server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import litellm
+
+    kit = gateway_for(server)
+    server.script(reply(GOOD), reply(GOOD))
+    given: list[object] = []
+    acompletion = litellm.acompletion
+
+    async def provider_that_edits_its_argument(**kwargs: Any) -> Any:
+        given.append(copy.deepcopy(kwargs["response_format"]))
+        kwargs["response_format"]["json_schema"]["strict"] = False
+        return await acompletion(**kwargs)
+
+    monkeypatch.setattr(litellm, "acompletion", provider_that_edits_its_argument)
+    await ask(kit.gateway)
+    await ask(kit.gateway)
+
+    assert given == [request_options(Mode.STRICT_SCHEMA, Verdict)["response_format"]] * 2
+
+
+async def test_without_a_model_the_gateway_is_disabled() -> None:
+    gateway = LiteLLMGateway(GatewayConfig(model=None), recorder=MemoryCallRecorder())
+
+    assert not gateway.enabled
+    with pytest.raises(LLMUnavailableError):
+        await ask(gateway)
+
+
+async def test_records_take_their_time_from_the_clock(server: FakeLLMServer) -> None:
+    clock = FakeClock()
+    recorder = MemoryCallRecorder()
+    config = gateway_for(server).config
+    gateway = LiteLLMGateway(config, recorder=recorder, clock=clock)
+    server.script(reply(GOOD))
+
+    await ask(gateway)
+
+    assert recorder.records[0].at == clock.now()
+
+
+class BrokenRecorder:
+    """A recorder whose database is down."""
+
+    async def record(self, record: LLMCallRecord) -> None:
+        raise ConnectionError("database unavailable")
+
+
+async def test_a_record_that_cannot_be_kept_does_not_lose_the_reply(
+    server: FakeLLMServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = gateway_for(server).config
+    gateway = LiteLLMGateway(config, recorder=BrokenRecorder())
+    server.script(reply(GOOD))
+
+    assert await ask(gateway) is not None
+    assert "could not record an LLM call" in caplog.text
+
+
+async def test_long_conversations_are_trimmed_oldest_first(server: FakeLLMServer) -> None:
+    kit = gateway_for(server, default_context_window=400, output_reserve_tokens=100)
+    history = [ChatMessage(role="user", content=f"turn {i}: " + "words " * 60) for i in range(6)]
+    newest = ChatMessage(role="user", content="the newest input")
+    messages = [MESSAGES[0], *history, newest]
+    server.script(reply(GOOD))
+
+    await kit.gateway.structured(
+        tier=ModelTier.MAIN, messages=messages, schema=Verdict, template="t", template_hash="h"
+    )
+
+    sent = server.requests[0]["messages"]
+    assert sent[0]["content"] == "You are a test."
+    assert sent[-1]["content"] == "the newest input"
+    assert 1 <= len(sent) - 2 < len(history)
+    assert sent[1]["content"].startswith(f"turn {6 - (len(sent) - 2)}:")
+
+
+async def test_an_oversized_newest_input_is_shortened_in_the_middle(
+    server: FakeLLMServer,
+) -> None:
+    kit = gateway_for(server, default_context_window=400, output_reserve_tokens=100)
+    huge = "START " + "line of log output " * 400 + " END"
+    server.script(reply(GOOD))
+
+    await kit.gateway.structured(
+        tier=ModelTier.MAIN,
+        messages=[MESSAGES[0], ChatMessage(role="user", content=huge)],
+        schema=Verdict,
+        template="t",
+        template_hash="h",
+    )
+
+    content = server.requests[0]["messages"][-1]["content"]
+    assert content.startswith("START")
+    assert content.endswith("END")
+    assert TRIM_MARK in content
+    assert len(content) < len(huge) / 2
+
+
+async def test_the_context_window_is_looked_up_once_per_model(server: FakeLLMServer) -> None:
+    kit = gateway_for(server)
+    server.script(reply(GOOD), reply(GOOD))
+
+    await ask(kit.gateway)
+    await ask(kit.gateway)
+
+    assert list(kit.gateway._windows) == ["openai/test-model"]
