@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
@@ -135,8 +135,15 @@ class InboxRepository(Protocol):
         """Mark an item done."""
         ...
 
-    async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
-        """Record a failure; retry later when ``retry_at`` is given, else give up."""
+    async def fail(
+        self,
+        item_id: int,
+        *,
+        error: str,
+        retry_at: datetime | None,
+        payload: dict[str, Any] | None = None,
+    ) -> None:
+        """Record a failure; retry at ``retry_at`` (with ``payload``, if given), else give up."""
         ...
 
     async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:

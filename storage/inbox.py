@@ -143,13 +143,21 @@ class SqlInboxRepository:
         """Mark an item done."""
         await self._set(item_id, status=InboxStatus.DONE.value, **UNLOCKED)
 
-    async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
-        """Record a failure; retry later when ``retry_at`` is given, else give up."""
+    async def fail(
+        self,
+        item_id: int,
+        *,
+        error: str,
+        retry_at: datetime | None,
+        payload: dict[str, Any] | None = None,
+    ) -> None:
+        """Record a failure; retry at ``retry_at`` (with ``payload``, if given), else give up."""
         if retry_at is None:
             await self._set(item_id, status=InboxStatus.FAILED.value, last_error=error, **UNLOCKED)
             return
+        changes: dict[str, Any] = {} if payload is None else {"payload": payload}
         await self._set(
-            item_id, status=PENDING, last_error=error, available_at=retry_at, **UNLOCKED
+            item_id, status=PENDING, last_error=error, available_at=retry_at, **UNLOCKED, **changes
         )
 
     async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:

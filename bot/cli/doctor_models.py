@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bot.cli.doctor import Check, Verdict
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway, gateway_config
+from bot.llm.config import GatewayConfig, gateway_config
+from bot.llm.gateway import LiteLLMGateway
 from bot.llm.probe import Probe
 from bot.settings import Settings
 from domain.llm import (

@@ -152,8 +152,6 @@ class AlertWork(Work):
 
     group: SignalGroup
     received_at: AwareDatetime
-    attempt: int = Field(default=0, ge=0)
-    """Earlier tries that Slack being unavailable cut short (each retry is a new inbox item)."""
     counted: bool = False
     """An earlier try already counted this notification against its group."""
     previous_status: SignalStatus | None = None
@@ -167,7 +165,6 @@ class RcaWork(Work):
 
     thread: ThreadRef
     case_id: str
-    attempt: int = Field(default=0, ge=0)
 
 
 PAYLOADS: dict[WorkKind, type[Work]] = {

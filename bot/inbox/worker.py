@@ -27,11 +27,12 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 
-from bot.inbox.retry import retrying
+from bot.inbox.retry import WORK_RETRY, RetryLater, retrying
 from bot.inbox.work import TURN_KINDS, WorkKind
 from bot.slack.errors import new_reference
 from domain.ports import Clock, InboxRepository
 from domain.records import InboxItem
+from domain.retry import RetryPolicy
 
 logger = logging.getLogger(__name__)
 
@@ -92,8 +93,10 @@ class Worker:
         stale_after: timedelta = STALE_AFTER,
         keep_finished: timedelta = KEEP_FINISHED,
         arrivals: Arrivals | None = None,
+        retry: RetryPolicy = WORK_RETRY,
     ) -> None:
         self._inbox = inbox
+        self._retry = retry
         self._owner = owner
         self._heartbeat = (
             stale_after / HEARTBEATS_PER_STALE
@@ -265,6 +268,13 @@ class Worker:
         followers = self._followers(item)
         try:
             await self._handle(item, followers)
+        except RetryLater as later:
+            if not await self._requeue(item, later):
+                cause = later.__cause__
+                await self._fail(
+                    item, cause if isinstance(cause, Exception) else later, new_reference()
+                )
+            return
         except Exception as error:
             reference = new_reference()
             await self._fail(item, error, reference)
@@ -278,6 +288,26 @@ class Worker:
         except Exception:
             # Left "processing": released and resumed by the next start (the turn is idempotent).
             logger.exception("could not mark an item done", extra={"item_id": item_id})
+
+    async def _requeue(self, item: InboxItem, later: RetryLater) -> bool:
+        """Queue the item again when the policy says; False when its tries are used up."""
+        assert item.item_id is not None
+        if not self._retry.allows_another(item.attempts):
+            return False
+        item_id, payload = item.item_id, later.payload
+        at = self._clock.now() + timedelta(seconds=self._retry.delay(item.attempts))
+        error = f"{type(later.__cause__).__name__} (tried {item.attempts}, again at {at:%H:%M:%S})"
+        await retrying(
+            lambda: self._inbox.fail(item_id, error=error, retry_at=at, payload=payload),
+            what="requeue",
+        )
+        self._unabsorb(item)
+        self._forget(item)
+        logger.warning(
+            "work cut short; it will be retried",
+            extra={"kind": item.kind, "attempt": item.attempts, "retry_at": at.isoformat()},
+        )
+        return True
 
     async def _fail(self, item: InboxItem, error: Exception, reference: str) -> None:
         assert item.item_id is not None

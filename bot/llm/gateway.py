@@ -22,26 +22,23 @@ import random
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from bot.llm.calls import Completion, Failure, brief, classify, completion_from, elapsed, validate
+from bot.llm.caller import Call, Caller, SchemaRefusedError
+from bot.llm.calls import Completion, brief, elapsed, validate
+from bot.llm.config import GatewayConfig
 from bot.llm.modes import Mode, ModeBook, request_options, with_schema_prompt
 from bot.llm.probe import PING, DoctorPing, Probe
 from bot.llm.schema import parse_reply
 from bot.llm.window import Message, context_window, fit_messages
-from bot.settings import Settings
 from domain.llm import (
     ChatMessage,
     LLMCallOutcome,
-    LLMCallRecord,
     LLMCallRecorder,
-    LLMRateLimitedError,
     LLMRefusedError,
     LLMReplyInvalidError,
-    LLMTimeoutError,
     LLMUnavailableError,
     ModelTier,
     RefusalCause,
@@ -68,52 +65,6 @@ CUT_OFF_PROMPT = (
     "Your previous reply was cut off at the output limit, so it is not valid JSON. Reply again "
     "with the same JSON object, shorter: keep agent_response brief and leave out optional details."
 )
-_ERRORS: dict[LLMCallOutcome, type[LLMUnavailableError]] = {
-    LLMCallOutcome.TIMEOUT: LLMTimeoutError,
-    LLMCallOutcome.RATE_LIMITED: LLMRateLimitedError,
-}
-
-
-@dataclass(frozen=True)
-class GatewayConfig:
-    """How to reach the models (built by the composition root from settings)."""
-
-    model: str | None
-    fast_model: str | None = None
-    judge_model: str | None = None
-    api_base: str | None = None
-    api_key: str | None = None
-    timeout_s: float = 60.0
-    max_retries: int = 3
-    backoff_base_s: float = 0.5
-    backoff_max_s: float = 30.0
-    fallback_models: tuple[str, ...] = ()
-    default_context_window: int = 8192
-    """For models litellm does not know: conservative, since we cannot tell."""
-    output_reserve_tokens: int = 2048
-
-
-def gateway_config(settings: Settings) -> GatewayConfig:
-    """The gateway's settings, as `fm run` builds them."""
-    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-    return GatewayConfig(
-        model=settings.llm_model,
-        fast_model=settings.fast_model,
-        judge_model=settings.judge_model,
-        api_base=settings.llm_api_base,
-        api_key=key,
-        timeout_s=settings.llm_timeout_s,
-        fallback_models=settings.fallback_models,
-    )
-
-
-@dataclass(frozen=True)
-class _Call:
-    """What one call is for: recorded with every attempt's outcome."""
-
-    template: str
-    template_hash: str
-    case_id: str | None
 
 
 class LiteLLMGateway:
@@ -129,11 +80,10 @@ class LiteLLMGateway:
         jitter: Callable[[], float] = random.random,
     ) -> None:
         self._config = config
-        self._recorder = recorder
-        self._clock = clock
-        self._sleep = sleep
-        self._jitter = jitter
         self._module: Any = None
+        self._caller = Caller(
+            config, litellm=self._litellm, recorder=recorder, clock=clock, sleep=sleep, draw=jitter
+        )
         self._windows: dict[str, int] = {}
         self._book: ModeBook | None = None
 
@@ -185,7 +135,7 @@ class LiteLLMGateway:
         """One tiny structured call to ``model`` through the usual modes and step-downs."""
         started = time.monotonic()
         try:
-            await self._structured(model, PING, DoctorPing, _Call("doctor", "", None))
+            await self._structured(model, PING, DoctorPing, Call("doctor", "", None))
         except (LLMUnavailableError, LLMReplyInvalidError) as error:
             return Probe(model, self.mode(model), elapsed(started), error)
         return Probe(model, self.mode(model), elapsed(started))
@@ -201,7 +151,7 @@ class LiteLLMGateway:
         case_id: str | None = None,
     ) -> ReplyT:
         """A reply validated against ``schema``; one repair attempt, then LLMReplyInvalidError."""
-        call = _Call(template, template_hash, case_id)
+        call = Call(template, template_hash, case_id)
         return await self._with_fallbacks(
             tier, lambda model: self._structured(model, messages, schema, call)
         )
@@ -216,7 +166,7 @@ class LiteLLMGateway:
         case_id: str | None = None,
     ) -> str:
         """A free-text reply."""
-        call = _Call(template, template_hash, case_id)
+        call = Call(template, template_hash, case_id)
         return await self._with_fallbacks(tier, lambda model: self._text(model, messages, call))
 
     # ------------------------------------------------------------ models and fallbacks
@@ -240,14 +190,14 @@ class LiteLLMGateway:
         raise error
 
     async def _structured(
-        self, model: str, messages: Sequence[ChatMessage], schema: type[ReplyT], call: _Call
+        self, model: str, messages: Sequence[ChatMessage], schema: type[ReplyT], call: Call
     ) -> ReplyT:
         fitted = self._fit(model, messages)
         while True:
             mode = self.mode(model)
             try:
                 return await self._ask(mode, model, fitted, schema, call)
-            except _SchemaRefusedError as refused:
+            except SchemaRefusedError as refused:
                 assert self._book is not None
                 if not self._book.step_down(model, mode, refused.detail):
                     raise LLMRefusedError(
@@ -255,29 +205,29 @@ class LiteLLMGateway:
                     ) from None
 
     async def _ask(
-        self, mode: Mode, model: str, fitted: list[Message], schema: type[ReplyT], call: _Call
+        self, mode: Mode, model: str, fitted: list[Message], schema: type[ReplyT], call: Call
     ) -> ReplyT:
         """One reply in ``mode``, with one repair attempt (afresh, in a lower mode, after prose)."""
         prompt = fitted if mode.sends_schema else with_schema_prompt(fitted, schema)
-        first = await self._complete(model, prompt, request_options(mode, schema), call)
+        first = await self._caller.complete(model, prompt, request_options(mode, schema), call)
         try:
             reply = validate(schema, first.content)
         except ValidationError as error:
-            await self._record(model, call, first, LLMCallOutcome.INVALID, brief(error))
+            await self._caller.record(model, call, first, LLMCallOutcome.INVALID, brief(error))
             retry, mode = self._repair(mode, model, fitted, prompt, first, error, schema)
         else:
-            await self._record(model, call, first, LLMCallOutcome.OK)
+            await self._caller.record(model, call, first, LLMCallOutcome.OK)
             return reply
-        second = await self._complete(model, retry, request_options(mode, schema), call)
+        second = await self._caller.complete(model, retry, request_options(mode, schema), call)
         try:
             reply = validate(schema, second.content)
         except ValidationError as error:
-            await self._record(model, call, second, LLMCallOutcome.INVALID, brief(error))
+            await self._caller.record(model, call, second, LLMCallOutcome.INVALID, brief(error))
             cut_off = first.cut_off and second.cut_off
             raise LLMReplyInvalidError(
                 f"{model} replied invalid JSON twice", cut_off=cut_off
             ) from error
-        await self._record(model, call, second, LLMCallOutcome.REPAIRED)
+        await self._caller.record(model, call, second, LLMCallOutcome.REPAIRED)
         return reply
 
     def _repair(
@@ -309,85 +259,10 @@ class LiteLLMGateway:
         ]
         return retry, mode
 
-    async def _text(self, model: str, messages: Sequence[ChatMessage], call: _Call) -> str:
-        completion = await self._complete(model, self._fit(model, messages), {}, call)
-        await self._record(model, call, completion, LLMCallOutcome.OK)
+    async def _text(self, model: str, messages: Sequence[ChatMessage], call: Call) -> str:
+        completion = await self._caller.complete(model, self._fit(model, messages), {}, call)
+        await self._caller.record(model, call, completion, LLMCallOutcome.OK)
         return completion.content
-
-    # ------------------------------------------------------------ one completion, with retries
-
-    async def _complete(
-        self, model: str, messages: list[Message], options: dict[str, Any], call: _Call
-    ) -> Completion:
-        """One answer: transient failures retried, refusals raised at once with their cause."""
-        config = self._config
-        for attempt in range(config.max_retries + 1):
-            try:
-                completion = await self._attempt(model, messages, options)
-            except Failure as failure:
-                if failure.retryable and attempt < config.max_retries:
-                    await self._sleep(self._delay(attempt, failure.retry_after))
-                    continue
-                await self._failed(model, call, failure)
-            else:
-                return await self._checked(model, call, completion)
-        raise AssertionError("unreachable: the loop returns or raises")
-
-    async def _failed(self, model: str, call: _Call, failure: Failure) -> None:
-        """Record a failed call and raise what the core understands."""
-        empty = Completion("", latency_ms=failure.latency_ms)
-        await self._record(model, call, empty, failure.outcome, failure.message)
-        if failure.schema_refused:
-            raise _SchemaRefusedError(failure.message)
-        if failure.cause is not None:
-            logger.warning(
-                "%s refused the request: %s", model, failure.message, extra={"model": model}
-            )
-            raise LLMRefusedError(failure.cause, model=model, detail=failure.message)
-        raise _ERRORS.get(failure.outcome, LLMUnavailableError)(failure.message)
-
-    async def _checked(self, model: str, call: _Call, completion: Completion) -> Completion:
-        """The completion, unless the model declined or a content filter stopped it."""
-        cause = None
-        if completion.refusal:
-            cause = RefusalCause.DECLINED
-        elif completion.finish_reason == "content_filter":
-            cause = RefusalCause.CONTENT_FILTER
-        if cause is None:
-            return completion
-        detail = (completion.refusal or "stopped by the content filter")[:300]
-        await self._record(model, call, completion, LLMCallOutcome.REFUSED, detail)
-        raise LLMRefusedError(cause, model=model, detail=detail)
-
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        """Exponential backoff with full jitter; the server's Retry-After wins when given."""
-        config = self._config
-        if retry_after is not None:
-            return min(retry_after, config.backoff_max_s)
-        ceiling = min(config.backoff_max_s, config.backoff_base_s * (1 << attempt))
-        return ceiling * self._jitter()
-
-    async def _attempt(
-        self, model: str, messages: list[Message], extra: dict[str, Any]
-    ) -> Completion:
-        litellm = self._litellm()
-        config = self._config
-        options: dict[str, Any] = {"num_retries": 0, "max_retries": 0, "timeout": config.timeout_s}
-        options.update(extra)
-        started = time.monotonic()
-        try:
-            async with asyncio.timeout(config.timeout_s):
-                response = await litellm.acompletion(
-                    model=model,
-                    messages=messages,
-                    api_base=config.api_base,
-                    api_key=config.api_key,
-                    **options,
-                )
-        except Exception as error:  # every provider error is classified, none escapes raw
-            sent_format = "response_format" in extra
-            raise classify(litellm, error, elapsed(started), sent_format=sent_format) from error
-        return completion_from(litellm, response, elapsed(started))
 
     # ------------------------------------------------------------ helpers
 
@@ -421,41 +296,6 @@ class LiteLLMGateway:
 
         plain = [{"role": m.role, "content": m.content} for m in messages]
         return fit_messages(plain, budget=self._budget(model), count=count)
-
-    async def _record(
-        self,
-        model: str,
-        call: _Call,
-        completion: Completion,
-        outcome: LLMCallOutcome,
-        error: str | None = None,
-    ) -> None:
-        record = LLMCallRecord(
-            case_id=call.case_id,
-            model=model,
-            template=call.template,
-            template_hash=call.template_hash,
-            latency_ms=completion.latency_ms,
-            prompt_tokens=completion.prompt_tokens,
-            completion_tokens=completion.completion_tokens,
-            cost_usd=completion.cost_usd,
-            outcome=outcome,
-            error=error,
-        )
-        if self._clock is not None:
-            record = record.model_copy(update={"at": self._clock.now()})
-        try:
-            await self._recorder.record(record)
-        except Exception:  # the record is bookkeeping: losing it must not lose the reply
-            logger.warning("could not record an LLM call of %s", call.template, exc_info=True)
-
-
-class _SchemaRefusedError(Exception):
-    """The provider refused the reply schema (HTTP 400 naming it): try the next mode."""
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
 
 
 def _holds_json(content: str) -> bool:

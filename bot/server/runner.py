@@ -19,7 +19,8 @@ from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from bot.cli.console import ConsoleSession, ConsoleSurface, Timestamps
 from bot.server.http_app import build_web_app
 from bot.settings import Settings
-from bot.wiring.runtime import Options, Runtime, StartupError, build_runtime
+from bot.wiring import StartupError
+from bot.wiring.runtime import Options, Runtime, build_runtime
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.inbox.retry import RECORD_ATTEMPTS, retrying
+from bot.inbox.retry import RECORDING, retrying
 from bot.inbox.work import (
     AlertWork,
     ClickWork,
@@ -132,9 +132,7 @@ class Intake:
             case_key=case_key,
             available_at=available_at,
         )
-        recording = retrying(
-            lambda: self._inbox.enqueue(item), what="record", attempts=RECORD_ATTEMPTS
-        )
+        recording = retrying(lambda: self._inbox.enqueue(item), what="record", policy=RECORDING)
         if not await recording:
             logger.info("duplicate delivery ignored", extra={"dedup_key": dedup_key})
             return False

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import uuid
 
+import aiohttp
+from slack_sdk.errors import SlackApiError
+
 from bot.slack.ids import InvalidValueError
 from domain.errors import (
     DomainError,
@@ -21,6 +24,10 @@ from domain.errors import (
     TerminalCaseError,
     UnknownConfirmationError,
     VersionConflictError,
+)
+
+TRANSIENT_SLACK_ERRORS = frozenset(
+    {"ratelimited", "internal_error", "service_unavailable", "fatal_error", "request_timeout"}
 )
 
 
@@ -70,3 +77,13 @@ def user_message(error: BaseException, *, reference: str) -> str:
 def is_expected(error: BaseException) -> bool:
     """Errors that are part of normal use (logged briefly, no stack trace)."""
     return isinstance(error, BotError | DomainError | InvalidValueError)
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether trying again later can succeed (Slack down or busy, network trouble)."""
+    if isinstance(error, SlackApiError):
+        status = getattr(error.response, "status_code", 200)
+        return (
+            status >= 500 or status == 429 or error.response.get("error") in TRANSIENT_SLACK_ERRORS
+        )
+    return isinstance(error, aiohttp.ClientError | TimeoutError | ConnectionError)

@@ -7,13 +7,11 @@ configured executor, and the alert endpoint.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.alerts.endpoint import AlertEndpoint
 from bot.services.alerting.alerts import AlertPorts, AlertService
 from bot.services.alerting.analysis import AnalysisPorts, AnalysisService
-from bot.services.alerting.deferral import Deferral
 from bot.services.alerting.remediation import RemediationPorts, RemediationService
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
@@ -36,7 +34,6 @@ class Workflows:
     index: WorkflowIndex | None
     executor: WorkflowExecutor
     workspace: Workspace | None
-    retry_delays_s: Sequence[float]
 
 
 @dataclass(frozen=True)
@@ -66,7 +63,6 @@ class AlertFeatures:
 def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatures:
     """Every alert and remediation service, wired to its ports."""
     settings, repositories, clock = parts.settings, parts.repositories, parts.clock
-    deferral = Deferral(intake=parts.intake, clock=clock, delays_s=workflows.retry_delays_s)
     catalog = workflows.catalog
     planner = RcaPlanner(llm=parts.llm, index=workflows.index, catalog=catalog, clock=clock)
     analysis = AnalysisService(
@@ -80,7 +76,6 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
             presenter=parts.presenter,
             messages=repositories.messages,
             audit=repositories.audit,
-            deferral=deferral,
             clock=clock,
         )
     )
@@ -100,13 +95,11 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
     secret = settings.alert_token
     token = secret.get_secret_value() if secret is not None and settings.alerts_enabled else None
     endpoint = AlertEndpoint(token=token, intake=parts.intake, clock=clock)
-    alerts = _alerts(parts, workflows.workspace, deferral)
+    alerts = _alerts(parts, workflows.workspace)
     return AlertFeatures(alerts, analysis, remediation, endpoint)
 
 
-def _alerts(
-    parts: AlertParts, workspace: Workspace | None, deferral: Deferral
-) -> AlertService | None:
+def _alerts(parts: AlertParts, workspace: Workspace | None) -> AlertService | None:
     channel = parts.settings.alert_channel
     if workspace is None or not channel:
         return None
@@ -118,7 +111,6 @@ def _alerts(
         audit=parts.repositories.audit,
         intake=parts.intake,
         workspace=workspace,
-        deferral=deferral,
         clock=parts.clock,
     )
     return AlertService(ports=ports, channel=channel)

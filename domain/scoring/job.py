@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from domain.case import Case
@@ -28,6 +27,7 @@ from domain.llm import (
 )
 from domain.ports import AuditRepository, CaseRepository, Clock, MessageRepository, ScoreRepository
 from domain.records import ScoringStatus, SessionScore
+from domain.retry import RetryPolicy
 from domain.scoring.extract import (
     ExtractedScore,
     ExtractionProblem,
@@ -122,16 +122,8 @@ class RepositoryMaterial:
         return CaseMaterial(case, conversation, await self._audit.list_for_case(case_id))
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Attempts per judge turn and the waits between them (doubling)."""
-
-    attempts: int = 3
-    first_delay_s: float = 2.0
-
-    def delay(self, attempt: int) -> float:
-        """The wait after failed attempt number ``attempt`` (from 1)."""
-        return self.first_delay_s * (1 << (attempt - 1))
+JUDGE_RETRY = RetryPolicy(attempts=3, first_delay_s=2.0)
+"""Each judge turn: three tries, 2 s then 4 s apart (on top of the gateway's own quick retries)."""
 
 
 class _FinishedElsewhere(Exception):
@@ -163,7 +155,7 @@ class ScoringJob:
         self._observer = observer
         self._clock = clock
         self._sleep = sleep
-        self._retry = retry or RetryPolicy()
+        self._retry = retry or JUDGE_RETRY
         self._criteria = criteria or current_criteria()
 
     async def run(self, score_id: str) -> SessionScore:
@@ -237,7 +229,7 @@ class ScoringJob:
                     "judge turn failed",
                     extra={"phase": phase.value, "attempt": attempt, "error": type(error).__name__},
                 )
-                if attempt == attempts:
+                if not self._retry.allows_another(attempt):
                     raise JudgeFailedError(failure_reason(error, phase, attempts)) from error
                 await self._sleep(self._retry.delay(attempt))
         raise AssertionError("unreachable: the loop returns or raises")

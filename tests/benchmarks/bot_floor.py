@@ -31,7 +31,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import LiteLLMGateway
 from domain.engine.schemas import ConsultingResponse
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import ChatMessage, MemoryCallRecorder, ModelTier

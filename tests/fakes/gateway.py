@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import LiteLLMGateway
 from domain.llm import MemoryCallRecorder
 from tests.fakes.llm_server import ScriptedModelServer
 
@@ -32,8 +34,14 @@ class GatewayKit:
     config: GatewayConfig
 
 
-def gateway_for(server: ScriptedModelServer, **overrides: Any) -> GatewayKit:
-    """A loaded gateway on the fake server: tiny backoffs, no jitter randomness, 2 s timeout."""
+def gateway_for(
+    server: ScriptedModelServer, *, jitter: Callable[[], float] = lambda: 1.0, **overrides: Any
+) -> GatewayKit:
+    """A loaded gateway on the fake server: tiny backoffs, no jitter randomness, 2 s timeout.
+
+    ``jitter`` draws the random share of each backoff (1.0: the whole delay); ``overrides`` change
+    the gateway's configuration.
+    """
     config = GatewayConfig(
         model=server.model,
         api_base=server.api_base,
@@ -46,7 +54,7 @@ def gateway_for(server: ScriptedModelServer, **overrides: Any) -> GatewayKit:
     config = replace(config, **overrides)
     recorder = MemoryCallRecorder()
     sleeps = RecordedSleeps()
-    gateway = LiteLLMGateway(config, recorder=recorder, sleep=sleeps, jitter=lambda: 1.0)
+    gateway = LiteLLMGateway(config, recorder=recorder, sleep=sleeps, jitter=jitter)
     # As the bot's warm-up does: the first call's imports (~0.5 s, more on a loaded machine) are
     # not counted against the 2 s timeout of the first test to call the model.
     gateway.load()

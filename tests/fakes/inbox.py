@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from domain.records import InboxItem, InboxStatus
 
@@ -49,10 +50,22 @@ class MemoryInbox:
     async def complete(self, item_id: int) -> None:
         self._get(item_id).status = InboxStatus.DONE
 
-    async def fail(self, item_id: int, *, error: str, retry_at: datetime | None) -> None:
+    async def fail(
+        self,
+        item_id: int,
+        *,
+        error: str,
+        retry_at: datetime | None,
+        payload: dict[str, Any] | None = None,
+    ) -> None:
         item = self._get(item_id)
         item.last_error = error
         item.status = InboxStatus.FAILED if retry_at is None else InboxStatus.PENDING
+        if retry_at is not None:
+            item.available_at = retry_at
+            item.locked_by = None
+            if payload is not None:
+                item.payload = payload
 
     async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
         def stale(item: InboxItem, locked: datetime | None) -> bool:

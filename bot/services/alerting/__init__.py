@@ -1,5 +1,6 @@
 """Use cases of an alert.
 
-Intake into a case, the root-cause analysis, remediation approval, and deferral when Slack is
-briefly down.
+Intake into a case (its message and thread), the root-cause analysis and workflow choice, and
+remediation approval. Work that Slack being briefly down cuts short asks the worker to take it
+again later (`bot.inbox.retry.RetryLater`).
 """

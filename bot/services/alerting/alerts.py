@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from bot.inbox.retry import RetryLater
 from bot.inbox.work import AlertWork, RcaWork, ThreadRef
-from bot.services.alerting.deferral import Deferral, is_transient
 from bot.services.cases import CaseStore
-from bot.services.intake import ALERT_CASE_KEY, Intake
+from bot.services.intake import Intake
 from bot.services.ports import Workspace
 from bot.services.presenter import ThreadPresenter
+from bot.slack.errors import is_transient
 from bot.slack.render.alerts import (
     alert_message,
     alert_text,
@@ -52,7 +53,6 @@ class AlertPorts:
     audit: AuditRepository
     intake: Intake
     workspace: Workspace
-    deferral: Deferral
     clock: Clock
 
 
@@ -71,19 +71,16 @@ class AlertService:
         try:
             await self._handle(work, progress)
         except Exception as error:
-            counted = progress.counted
-            retried = await self._p.deferral.retry_later(
-                work,
-                work_key=work_key,
-                team_id=progress.team_id,
-                case_key=f"{ALERT_CASE_KEY}{work.group.identity}",
-                error=error,
-                counted=counted is not None,
-                previous_status=counted[0] if counted else None,
-                new_fingerprints=counted[1] if counted else [],
-            )
-            if not retried:
+            if not is_transient(error):
                 raise
+            counted = progress.counted
+            done = {
+                "counted": counted is not None,
+                "previous_status": counted[0] if counted else None,
+                "new_fingerprints": counted[1] if counted else [],
+            }
+            # What this try already did rides along, so the next one does not count it again.
+            raise RetryLater(work.model_copy(update=done).model_dump(mode="json")) from error
 
     async def _handle(self, work: AlertWork, progress: _Progress) -> None:
         progress.team_id = await self._p.workspace.team_id()

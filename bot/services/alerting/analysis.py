@@ -11,10 +11,11 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from bot.inbox.retry import RetryLater
 from bot.inbox.work import RcaWork
-from bot.services.alerting.deferral import RETRY_MARK, Deferral
 from bot.services.cases import CaseStore
 from bot.services.presenter import ThreadPresenter
+from bot.slack.errors import is_transient
 from bot.slack.render.remediation import analysis_record, rca_message, strategy_message
 from domain.base import new_id
 from domain.case import Case
@@ -46,7 +47,6 @@ class AnalysisPorts:
     presenter: ThreadPresenter
     messages: MessageRepository
     audit: AuditRepository
-    deferral: Deferral
     clock: Clock
 
 
@@ -61,15 +61,9 @@ class AnalysisService:
         try:
             await self._analyse(work, work_key)
         except Exception as error:
-            retried = await self._p.deferral.retry_later(
-                work,
-                work_key=work_key,
-                team_id=work.thread.team_id,
-                case_key=work.thread.key,
-                error=error,
-            )
-            if not retried:
-                raise
+            if is_transient(error):
+                raise RetryLater() from error
+            raise
 
     async def _analyse(self, work: RcaWork, work_key: str) -> None:
         case = await self._p.cases.get(work.case_id)
@@ -77,7 +71,7 @@ class AnalysisService:
         if case.is_terminal or group is None or await self._done(case, work.case_id):
             return
         # A retry finds the placeholder its first try left, under the first try's key.
-        at = await self._p.presenter.start_placeholder(case, work_key.split(RETRY_MARK, 1)[0])
+        at = await self._p.presenter.start_placeholder(case, work_key)
         context = build_incident_context(
             group.latest, dedup=group.dedup(), received_at=group.last_seen
         )

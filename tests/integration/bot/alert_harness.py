@@ -18,6 +18,7 @@ from domain.lifecycle.confirmations import Decision, StatusChangePayload
 from domain.lifecycle.decisions import answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus, ClosureReason
+from domain.retry import RetryPolicy
 from rag.store.workflow_index import LanceWorkflowIndex
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import Scripted, ScriptedModelServer, reply
@@ -29,7 +30,8 @@ from tests.unit.domain.workflows.catalog_data import findings
 from tests.unit.domain.workflows.catalog_data import reply as rca_reply
 
 ALERT_TOKEN = "test-alert-token-0123456789"
-RETRY_DELAYS_S = (0.2, 0.4, 0.8)
+WORK_RETRY = RetryPolicy(attempts=4, first_delay_s=0.2)
+"""Slack retries come after a fraction of a second in the tests."""
 LARGE_BODY = 512 * 1024
 
 
@@ -44,7 +46,7 @@ async def alert_bot(
 ) -> BotHarness:
     """A bot that takes alerts into CHANNEL (and has the test catalog unless told otherwise)."""
     settings = {"FM_ALERT_TOKEN": ALERT_TOKEN, "FM_ALERT_CHANNEL": CHANNEL, **(env or {})}
-    chosen: dict[str, Any] = {"retry_delays_s": RETRY_DELAYS_S, **options}
+    chosen: dict[str, Any] = {"work_retry": WORK_RETRY, **options}
     if catalog:
         settings["FM_WORKFLOW_CATALOG_DIR"] = str(WORKFLOWS)
         index = await LanceWorkflowIndex.open(

@@ -19,7 +19,7 @@ from bot.adapters.object_store import lancedb_storage_options
 from bot.cli.doctor import Verdict, check_lancedb, collect_checks
 from bot.cli.doctor_probes import list_lancedb_tables
 from bot.settings import Settings, load_settings
-from bot.wiring.runtime import load_workflow_catalog
+from bot.wiring.stores import load_workflow_catalog
 from domain.knowledge import ToolStatus
 from domain.workflows.catalog import LabelFilters
 from rag.store.connection import READ_CONSISTENCY

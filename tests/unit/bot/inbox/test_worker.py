@@ -9,8 +9,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.inbox.retry import RetryLater
 from bot.inbox.worker import ACKS_FIRST_S, Arrivals, Worker
 from domain.records import InboxItem, InboxStatus
+from domain.retry import RetryPolicy
 from tests.fakes.clock import START, FakeClock
 from tests.fakes.inbox import MemoryInbox
 
@@ -148,6 +150,96 @@ async def test_a_failure_is_reported_with_a_reference_and_never_its_text() -> No
     assert inbox.statuses() == {"m1": InboxStatus.FAILED, "m2": InboxStatus.DONE}
     assert inbox.items[0].last_error == f"RuntimeError (ref {reference})"
     assert recorder.handled == [("m2", [])], "the follower of a failed turn runs on its own"
+
+
+@dataclass
+class Flaky:
+    """Alert-like work that Slack being down cuts short: asks to be taken again, with progress."""
+
+    outages: int
+    tries: list[dict[str, object]] = field(default_factory=list)
+    reported: list[str] = field(default_factory=list)
+
+    async def handle(self, current: InboxItem, followers: Sequence[InboxItem]) -> None:
+        self.tries.append(dict(current.payload))
+        if len(self.tries) <= self.outages:
+            try:
+                raise ConnectionResetError("slack went away")
+            except ConnectionResetError as error:
+                raise RetryLater({"counted": True}) from error
+
+    async def report(self, current: InboxItem, error: BaseException, reference: str) -> None:
+        self.reported.append(type(error).__name__)
+
+
+async def run_flaky(flaky: Flaky, clock: FakeClock) -> MemoryInbox:
+    inbox = MemoryInbox()
+    policy = RetryPolicy(attempts=3, first_delay_s=10.0)
+    worker = Worker(
+        inbox=inbox,
+        handle=flaky.handle,
+        report=flaky.report,
+        clock=clock,
+        owner="host-1:/data",
+        poll_interval_s=0.05,
+        heartbeat_s=0.0,
+        retry=policy,
+    )
+    await record(inbox, worker, item("alert-1", kind="alert"))
+    await worker.start()
+    for _ in range(flaky.outages + 1):
+        await worker.wait_idle(5)
+        clock.advance(seconds=60)
+        worker.notify(inbox.items[0])
+        await asyncio.sleep(0.2)
+    await worker.wait_idle(5)
+    await worker.stop()
+    return inbox
+
+
+async def test_work_cut_short_is_queued_again_at_the_policys_time_with_its_progress() -> None:
+    clock = FakeClock()
+    flaky = Flaky(outages=1)
+    inbox = MemoryInbox()
+    worker = Worker(
+        inbox=inbox,
+        handle=flaky.handle,
+        report=flaky.report,
+        clock=clock,
+        owner="host-1:/data",
+        poll_interval_s=0.05,
+        heartbeat_s=0.0,
+        retry=RetryPolicy(attempts=3, first_delay_s=10.0),
+    )
+    await record(inbox, worker, item("alert-1", kind="alert"))
+
+    await worker.start()
+    await worker.wait_idle(5)
+    (queued,) = inbox.items
+    assert queued.status is InboxStatus.PENDING
+    assert queued.available_at == START + timedelta(seconds=10)
+    assert queued.payload == {"counted": True}
+    assert queued.last_error is not None
+    assert queued.last_error.startswith("ConnectionResetError (tried 1, again at ")
+    clock.advance(seconds=11)
+    worker.notify(queued)
+    await asyncio.sleep(0.3)
+    await worker.wait_idle(5)
+    await worker.stop()
+
+    assert inbox.statuses() == {"alert-1": InboxStatus.DONE}
+    assert flaky.tries == [{}, {"counted": True}]
+    assert flaky.reported == []
+
+
+async def test_work_that_keeps_being_cut_short_fails_once_its_tries_are_used_up() -> None:
+    flaky = Flaky(outages=5)
+
+    inbox = await run_flaky(flaky, FakeClock())
+
+    assert len(flaky.tries) == 3
+    assert inbox.statuses() == {"alert-1": InboxStatus.FAILED}
+    assert flaky.reported == ["ConnectionResetError"]
 
 
 async def test_work_left_by_a_crash_is_resumed_on_start() -> None:

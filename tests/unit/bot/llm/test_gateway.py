@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.llm.gateway import REPAIR_PROMPT, GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import REPAIR_PROMPT, LiteLLMGateway
 from bot.llm.modes import Mode, request_options
 from bot.llm.window import TRIM_MARK
 from domain.base import DomainModel
@@ -171,8 +172,7 @@ async def test_server_errors_back_off_exponentially(server: FakeLLMServer) -> No
 
 
 async def test_backoff_has_jitter(server: FakeLLMServer) -> None:
-    kit = gateway_for(server)
-    kit.gateway._jitter = lambda: 0.25
+    kit = gateway_for(server, jitter=lambda: 0.25)
     server.script(status(502), reply(GOOD))
 
     await ask(kit.gateway)

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import LiteLLMGateway
 from bot.llm.window import TRIM_MARK, context_window, fit_messages, most_tokens
 from domain.llm import MemoryCallRecorder
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import LiteLLMGateway
 from bot.server.warmup import warm_up
 from domain.llm import MemoryCallRecorder
 from tests.fakes.clock import FakeClock
@@ -94,7 +95,8 @@ def test_the_gateway_loads_litellm_ahead_of_its_first_call() -> None:
 
 LOADED_ON_FIRST_CALL = """
 import sys
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import LiteLLMGateway
 from domain.llm import MemoryCallRecorder
 from tests.fakes.clock import FakeClock
 
@@ -127,7 +129,8 @@ def test_loading_also_imports_what_the_first_openai_compatible_call_would() -> N
 FIRST_BIG_PROMPT = """
 import sys
 import litellm.rust_bridge.tokenizer as dispatch
-from bot.llm.gateway import GatewayConfig, LiteLLMGateway
+from bot.llm.config import GatewayConfig
+from bot.llm.gateway import LiteLLMGateway
 from domain.llm import ChatMessage, MemoryCallRecorder
 from tests.fakes.clock import FakeClock
 

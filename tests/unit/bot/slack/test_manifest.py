@@ -16,7 +16,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from bot.inbox.worker import Arrivals
 from bot.settings import load_settings
 from bot.slack.ids import CallbackId, Command, EventType
-from bot.wiring.runtime import build_app, build_slack_client
+from bot.wiring.slack_app import build_app, build_slack_client
 from tests.fakes.slack_payloads import SlackRequest
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import eventually

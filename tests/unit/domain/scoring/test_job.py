@@ -9,7 +9,8 @@ import pytest
 
 from domain.llm import LLMRateLimitedError, LLMTimeoutError, LLMUnavailableError, ModelTier
 from domain.records import ScoringStatus, SessionScore
-from domain.scoring.job import NO_JUDGE, RetryPolicy, ScoringJob
+from domain.retry import RetryPolicy
+from domain.scoring.job import NO_JUDGE, ScoringJob
 from domain.scoring.judge import current_criteria
 from domain.scoring.lifecycle import ORPHANED_REASON, STOPPED_REASON, new_scoring, to_us
 from domain.scoring.model import Category

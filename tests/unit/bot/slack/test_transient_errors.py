@@ -7,7 +7,7 @@ import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.slack_response import SlackResponse
 
-from bot.services.alerting.deferral import is_transient
+from bot.slack.errors import is_transient
 
 
 def slack_error(status: int, error: str) -> SlackApiError:

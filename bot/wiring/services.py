@@ -1,0 +1,155 @@
+"""The use-case services, each wired to its ports, and the alert endpoint."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from bot.alerts.endpoint import AlertEndpoint
+from bot.services import Services
+from bot.services.cases import CaseStore
+from bot.services.clicks import ClickService
+from bot.services.commands import CommandService
+from bot.services.home import HomeService, RunbookService
+from bot.services.intake import Intake
+from bot.services.opening import CaseOpener
+from bot.services.ports import ChatSurface, KnowledgeStats, Responders
+from bot.services.presenter import ThreadPresenter
+from bot.services.proposals import CloseRequests
+from bot.services.refs import MessageRefs
+from bot.services.scoring.service import ScoringService
+from bot.services.scoring.view import ScoringThreadView
+from bot.services.turns import TurnService
+from bot.services.uploads import UploadService
+from bot.settings import Settings
+from bot.wiring.alerts import AlertParts, Workflows, build_alert_features
+from domain.engine.engine import TurnEngine
+from domain.knowledge import KnowledgePort
+from domain.llm import LLMPort
+from domain.ports import Clock
+from domain.scoring.job import RepositoryMaterial, ScoringJob, Sleep
+from storage import Repositories
+
+
+@dataclass(frozen=True)
+class Ports:
+    """What the services are built from."""
+
+    settings: Settings
+    repositories: Repositories
+    engine: TurnEngine
+    knowledge: KnowledgePort
+    surface: ChatSurface
+    responders: Responders
+    stats: KnowledgeStats
+    clock: Clock
+    llm: LLMPort
+
+
+def build_services(
+    ports: Ports, workflows: Workflows, *, sleep: Sleep = asyncio.sleep
+) -> tuple[Services, AlertEndpoint]:
+    """Every use-case service, wired to its ports, and the alert endpoint."""
+    repositories, clock, surface = ports.repositories, ports.clock, ports.surface
+    cases, presenter, turns = _thread_services(ports)
+    intake = Intake(inbox=repositories.inbox, cases=cases)
+    alerting = build_alert_features(
+        AlertParts(
+            ports.settings,
+            repositories,
+            cases,
+            presenter,
+            intake,
+            ports.llm,
+            ports.responders,
+            clock,
+        ),
+        workflows,
+    )
+    closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
+    scoring = _scoring(ports, cases, intake, sleep)
+    clicks = ClickService(
+        engine=ports.engine,
+        cases=cases,
+        presenter=presenter,
+        closing=closing,
+        responders=ports.responders,
+        audit=repositories.audit,
+        clock=clock,
+        scoring=scoring,
+    )
+    services = Services(
+        intake=intake,
+        cases=cases,
+        presenter=presenter,
+        opening=CaseOpener(cases=cases, presenter=presenter, turns=turns, clock=clock),
+        turns=turns,
+        clicks=clicks,
+        commands=CommandService(
+            cases=cases,
+            closing=closing,
+            knowledge=ports.knowledge,
+            surface=surface,
+            scoring=scoring,
+        ),
+        home=HomeService(cases=cases, scoring=scoring, stats=ports.stats, surface=surface),
+        runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
+        scoring=scoring,
+        analysis=alerting.analysis,
+        remediation=alerting.remediation,
+        alerts=alerting.alerts,
+    )
+    return services, alerting.endpoint
+
+
+def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> ScoringService:
+    """Scoring: the judge job (its progress shown in the case thread) and its requests."""
+    repositories, clock = ports.repositories, ports.clock
+    view = ScoringThreadView(surface=ports.surface, audit=repositories.audit, clock=clock)
+    material = RepositoryMaterial(
+        cases=repositories.cases, messages=repositories.messages, audit=repositories.audit
+    )
+    job = ScoringJob(
+        llm=ports.llm,
+        scores=repositories.scores,
+        material=material,
+        observer=view,
+        clock=clock,
+        sleep=sleep,
+    )
+    return ScoringService(
+        cases=cases,
+        scores=repositories.scores,
+        job=job,
+        view=view,
+        surface=ports.surface,
+        intake=intake,
+        audit=repositories.audit,
+        clock=clock,
+        judge_enabled=ports.llm.enabled,
+    )
+
+
+def _thread_services(ports: Ports) -> tuple[CaseStore, ThreadPresenter, TurnService]:
+    """What works in case threads: cases, the presenter, uploads and turns."""
+    repositories, clock = ports.repositories, ports.clock
+    cases = CaseStore(repositories.cases)
+    refs = MessageRefs(audit=repositories.audit, clock=clock)
+    presenter = ThreadPresenter(surface=ports.surface, refs=refs)
+    uploads = UploadService(
+        files=repositories.files,
+        knowledge=ports.knowledge,
+        presenter=presenter,
+        clock=clock,
+        max_bytes=ports.settings.max_upload_bytes,
+    )
+    turns = TurnService(
+        engine=ports.engine,
+        cases=cases,
+        messages=repositories.messages,
+        uploads=uploads,
+        presenter=presenter,
+        responders=ports.responders,
+        clock=clock,
+    )
+    return cases, presenter, turns
