@@ -1,4 +1,4 @@
-"""The one retry policy: doubling waits, capped; a server's Retry-After wins; jitter draws a share."""
+"""The one retry policy: doubling waits, capped; Retry-After wins; jitter draws a share."""
 
 from __future__ import annotations
 
