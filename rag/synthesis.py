@@ -8,11 +8,13 @@ from collections.abc import Sequence
 
 from domain.knowledge import RetrievedChunk
 from domain.llm import ChatMessage, LLMPort, LLMReplyInvalidError, LLMUnavailableError, ModelTier
-from rag.prompt_files import load_prompt
+from domain.prompt_files import contract_hash, load_prompt
 from rag.strategies import KBStrategy
 
 logger = logging.getLogger(__name__)
 
+PROMPTS = "rag.prompts"
+"""Where the knowledge base's prompt files live."""
 RECENT_TURNS = 3
 MAX_ADDED_TERMS = 8
 MAX_QUERY_CHARS = 500
@@ -78,8 +80,8 @@ async def rewrite_query(
 async def _llm_rewrite(
     llm: LLMPort, question: str, conversation: Sequence[str], case_id: str | None
 ) -> str | None:
-    system = load_prompt("rewrite_query")
-    request = load_prompt("rewrite_request")
+    system = load_prompt(PROMPTS, "rewrite_query")
+    request = load_prompt(PROMPTS, "rewrite_request")
     recent = "\n".join(f"- {turn[:_CONTEXT_CHARS]}" for turn in list(conversation)[-RECENT_TURNS:])
     messages = [
         ChatMessage(role="system", content=system.text),
@@ -92,7 +94,7 @@ async def _llm_rewrite(
             tier=ModelTier.FAST,
             messages=messages,
             template=system.name,
-            template_hash=system.hash + request.hash,
+            template_hash=contract_hash([system, request]),
             case_id=case_id,
         )
     except (LLMUnavailableError, LLMReplyInvalidError) as exc:
@@ -115,8 +117,8 @@ async def synthesize(
     """An answer citing the chunks, or None without a usable LLM (the excerpts then answer)."""
     if llm is None or not llm.enabled or not chunks:
         return None
-    system = load_prompt(strategy.prompt)
-    request = load_prompt("synthesis_request")
+    system = load_prompt(PROMPTS, strategy.prompt)
+    request = load_prompt(PROMPTS, "synthesis_request")
     messages = [
         ChatMessage(role="system", content=system.text),
         ChatMessage(role="user", content=_request(request.text, strategy, question, chunks)),
@@ -126,7 +128,7 @@ async def synthesize(
             tier=ModelTier.FAST,
             messages=messages,
             template=system.name,
-            template_hash=system.hash + request.hash,
+            template_hash=contract_hash([system, request]),
             case_id=case_id,
         )
     except (LLMUnavailableError, LLMReplyInvalidError) as exc:

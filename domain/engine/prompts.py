@@ -7,14 +7,11 @@ case. Quoted material (uploads, retrieved excerpts) is fenced in ``<data>`` tags
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from importlib import resources
 
 from pydantic import BaseModel
 
@@ -30,6 +27,7 @@ from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.transitions import current_strategy
 from domain.llm import ChatMessage
 from domain.ports import Clock
+from domain.prompt_files import contract_hash, load_prompt
 from domain.records import ConversationMessage, MessageRole
 
 MAX_HISTORY_MESSAGES = 12
@@ -100,10 +98,12 @@ def prompt_kind_for(case: Case) -> PromptKind:
     return PromptKind.TERMINAL
 
 
-@cache
+TEMPLATES = "domain.engine.templates"
+
+
 def load_template(name: str) -> str:
     """A template file's text."""
-    return (resources.files("domain.engine.templates") / f"{name}.md").read_text("utf-8").strip()
+    return load_prompt(TEMPLATES, name).text
 
 
 def fill(template: str, values: dict[str, str]) -> str:
@@ -256,9 +256,4 @@ def _upload(upload: InputFile) -> str:
 @cache
 def _hash(used: tuple[str, ...], schema: type[BaseModel] | None) -> str:
     """Templates and reply schema never change while the process runs: hashed once each."""
-    digest = hashlib.sha256()
-    for name in used:
-        digest.update(f"{name}\n{load_template(name)}\n".encode())
-    if schema is not None:
-        digest.update(json.dumps(schema.model_json_schema(), sort_keys=True).encode())
-    return digest.hexdigest()
+    return contract_hash([load_prompt(TEMPLATES, name) for name in used], schema)

@@ -9,16 +9,15 @@ criteria is recognised as such.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from domain.engine.prompts import fence, fill
 from domain.investigation.evidence_requests import RequestCategory
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import ChatMessage
+from domain.prompt_files import load_prompt, prompt_hash
 from domain.scoring.model import CaseFacts
 from domain.scoring.transcript import CaseMaterial, alert_data, build_transcript
 
@@ -58,21 +57,9 @@ def tool_catalog() -> str:
     )
 
 
-@cache
 def load_template(name: str) -> str:
     """A judge template's text."""
-    package = resources.files("domain.scoring.templates")
-    return (package / f"{name}.md").read_text("utf-8").strip()
-
-
-def criteria_hash(parts: Sequence[str]) -> str:
-    """SHA-256 of the parts, each length-prefixed so no two splits of one text hash alike."""
-    digest = hashlib.sha256()
-    for part in parts:
-        data = part.encode()
-        digest.update(f"{len(data)}:".encode())
-        digest.update(data)
-    return digest.hexdigest()
+    return load_prompt("domain.scoring.templates", name).text
 
 
 @dataclass(frozen=True)
@@ -88,7 +75,7 @@ class JudgeCriteria:
     @property
     def hash(self) -> str:
         """The criteria hash stored with each scoring."""
-        return criteria_hash(
+        return prompt_hash(
             [
                 self.system,
                 self.score_template,

@@ -7,18 +7,15 @@ covers the templates and the reply schema, naming the contract's version.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 from pydantic import BaseModel
 
 from domain.engine.prompts import fence, fill
 from domain.llm import ChatMessage
 from domain.ports import Clock
+from domain.prompt_files import contract_hash, load_prompt
 from domain.workflows.catalog import LabelFilters, Workflow
 from domain.workflows.context_text import incident_markdown, workflows_markdown
 from domain.workflows.incident import IncidentContext
@@ -39,11 +36,12 @@ class WorkflowPrompt:
     schema: type[BaseModel]
 
 
-@cache
+TEMPLATES = "domain.workflows.templates"
+
+
 def load_template(name: str) -> str:
     """A template file's text."""
-    files = resources.files("domain.workflows.templates")
-    return (files / f"{name}.md").read_text("utf-8").strip()
+    return load_prompt(TEMPLATES, name).text
 
 
 def catalog_query(findings: RcaFindings) -> str:
@@ -102,8 +100,4 @@ def _prompt(name: str, system: str, user: str, schema: type[BaseModel]) -> Workf
 
 
 def _hash(name: str, schema: type[BaseModel]) -> str:
-    digest = hashlib.sha256()
-    for part in (name, SEVERITY):
-        digest.update(f"{part}\n{load_template(part)}\n".encode())
-    digest.update(json.dumps(schema.model_json_schema(), sort_keys=True).encode())
-    return digest.hexdigest()
+    return contract_hash([load_prompt(TEMPLATES, part) for part in (name, SEVERITY)], schema)

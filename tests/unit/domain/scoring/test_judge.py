@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
+from domain.prompt_files import prompt_hash
 from domain.scoring.facts import compute_facts
 from domain.scoring.judge import (
     OUTPUT_RULE,
     JudgeCriteria,
-    criteria_hash,
     current_criteria,
     describe_facts,
     is_current,
@@ -54,7 +54,7 @@ def test_changing_any_part_of_the_criteria_changes_the_hash(part: str) -> None:
 
 
 def test_moving_text_between_the_two_prompts_changes_the_hash() -> None:
-    assert criteria_hash(["ab", "c"]) != criteria_hash(["a", "bc"])
+    assert prompt_hash(["ab", "c"]) != prompt_hash(["a", "bc"])
 
 
 def test_the_first_turn_holds_the_rubric_the_case_and_ends_with_the_output_rule() -> None:
