@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Protocol
 
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.llm import LLMCallRecord
-from domain.records import (
-    AuditEntry,
-    ConversationMessage,
-    InboxItem,
-    ScoringStatus,
-    SessionScore,
-    StoredFile,
-)
+from domain.records import AuditEntry, ConversationMessage, StoredFile
+from domain.scoring.model import ScoringStatus, SessionScore
 
 
 class Clock(Protocol):
@@ -103,55 +97,6 @@ class FileRepository(Protocol):
 
     async def list_for_case(self, case_id: str) -> list[StoredFile]:
         """A case's files, oldest first."""
-        ...
-
-
-class InboxRepository(Protocol):
-    """The durable inbox: listeners record, the worker claims and completes."""
-
-    async def enqueue(self, item: InboxItem) -> bool:
-        """Record an item; False if its dedup key was seen before."""
-        ...
-
-    async def claim(
-        self, *, now: datetime, limit: int = 10, owner: str | None = None
-    ) -> list[InboxItem]:
-        """Take available items (one per case key at a time); mark them processing by ``owner``."""
-        ...
-
-    async def heartbeat(self, *, owner: str, now: datetime) -> int:
-        """``owner`` is still working on its processing items: refresh their lock time."""
-        ...
-
-    async def release_owned(self, *, owner: str, now: datetime) -> int:
-        """Return ``owner``'s processing items to the queue (it stopped or restarted)."""
-        ...
-
-    async def held_elsewhere(self, *, owner: str, since: datetime) -> list[InboxItem]:
-        """Items another instance is processing and has said so at or after ``since``."""
-        ...
-
-    async def complete(self, item_id: int) -> None:
-        """Mark an item done."""
-        ...
-
-    async def fail(
-        self,
-        item_id: int,
-        *,
-        error: str,
-        retry_at: datetime | None,
-        payload: dict[str, Any] | None = None,
-    ) -> None:
-        """Record a failure; retry at ``retry_at`` (with ``payload``, if given), else give up."""
-        ...
-
-    async def release_stale(self, *, now: datetime, older_than: timedelta) -> int:
-        """Return items whose holder has been silent for ``older_than`` (crashed) to the queue."""
-        ...
-
-    async def purge_finished(self, *, before: datetime) -> int:
-        """Delete done and failed items last changed before ``before``; return how many."""
         ...
 
 

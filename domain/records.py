@@ -8,7 +8,6 @@ from typing import Any
 from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, utc_now
-from domain.scoring.model import CATEGORY_MAX, CaseFacts, Category, ScoringPhase
 
 
 class MessageRole(StrEnum):
@@ -61,35 +60,6 @@ class StoredFile(DomainModel):
     created_at: AwareDatetime = Field(default_factory=utc_now)
 
 
-class InboxStatus(StrEnum):
-    """Durable inbox item state."""
-
-    PENDING = "pending"
-    PROCESSING = "processing"
-    DONE = "done"
-    FAILED = "failed"
-
-
-class InboxItem(DomainModel):
-    """Work recorded by a listener before it acknowledges Slack; processed by the worker."""
-
-    item_id: int | None = None
-    dedup_key: str
-    """Slack event_id, action id + action ts, alert fingerprint… (unique)."""
-    team_id: str
-    case_key: str | None = None
-    """Items with the same key are processed one at a time, in order."""
-    kind: str
-    payload: dict[str, Any] = Field(default_factory=dict)
-    status: InboxStatus = InboxStatus.PENDING
-    attempts: int = Field(default=0, ge=0)
-    available_at: AwareDatetime = Field(default_factory=utc_now)
-    locked_by: str | None = None
-    """The worker instance processing it (while processing)."""
-    last_error: str | None = None
-    created_at: AwareDatetime = Field(default_factory=utc_now)
-
-
 class AuditEntry(DomainModel):
     """Who did what, when, from where: every status change and every click."""
 
@@ -102,56 +72,3 @@ class AuditEntry(DomainModel):
     source: str
     """slack:button, slack:command, slack:shortcut, console, alert, system."""
     at: AwareDatetime = Field(default_factory=utc_now)
-
-
-class ScoringStatus(StrEnum):
-    """Lifecycle of a scoring: pending → in_progress → completed | failed."""
-
-    PENDING = "pending"
-    IN_PROGRESS = "in_progress"
-    COMPLETED = "completed"
-    FAILED = "failed"
-
-    @classmethod
-    def terminal_values(cls) -> frozenset[ScoringStatus]:
-        """Statuses a scoring never leaves."""
-        return frozenset({cls.COMPLETED, cls.FAILED})
-
-    @classmethod
-    def active_values(cls) -> frozenset[ScoringStatus]:
-        """Statuses the partial unique index allows once per case."""
-        return frozenset({cls.PENDING, cls.IN_PROGRESS})
-
-
-class SessionScore(DomainModel):
-    """One grading of a finished case by the LLM judge (all past scores are kept)."""
-
-    score_id: str
-    case_id: str
-    prompt_hash: str = Field(max_length=64)
-    """The criteria hash of both judge prompts this scoring was made with."""
-    total_score: int | None = Field(default=None, ge=0, le=100)
-    score_analysis: str | None = None
-    missing_tools_analysis: str | None = None
-    score_triggered_by: str
-    scored_at_us: int
-    status: ScoringStatus = ScoringStatus.PENDING
-    started_at_us: int
-    completed_at_us: int | None = None
-    error_message: str | None = None
-    """Why a failed scoring failed, in words fit to show people."""
-    logical_flow_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
-    consistency_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
-    tool_relevance_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
-    synthesis_quality_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
-    facts: CaseFacts | None = None
-    """Deterministic facts about the case, computed before the judge is asked."""
-    phase: ScoringPhase | None = None
-    """The judge turn running (or the last one reached, once finished)."""
-    message_channel: str | None = None
-    message_ts: str | None = None
-    """Where the progress message (updated in place until the result) was posted."""
-
-    def category_scores(self) -> dict[Category, int | None]:
-        """The four category scores the judge gave (None where it gave none we could read)."""
-        return {category: getattr(self, f"{category.value}_score") for category in Category}

@@ -24,8 +24,8 @@ from sqlalchemy.orm import aliased
 
 from domain.base import utc_now
 from domain.errors import NotFoundError
-from domain.records import InboxItem, InboxStatus
 from storage.db import affected, any_row, writing
+from storage.queue import InboxItem, InboxStatus
 from storage.tables import InboxRow
 
 PENDING, PROCESSING = InboxStatus.PENDING.value, InboxStatus.PROCESSING.value

@@ -10,7 +10,6 @@ from domain.ports import (
     AuditRepository,
     CaseRepository,
     FileRepository,
-    InboxRepository,
     LLMCallRepository,
     MessageRepository,
     ScoreRepository,
@@ -23,6 +22,7 @@ from storage.conversation import SqlMessageRepository
 from storage.files import SqlFileRepository
 from storage.inbox import SqlInboxRepository
 from storage.llm_calls import SqlLLMCallRepository
+from storage.queue import InboxRepository
 from storage.remediation import SqlRemediationRepository
 from storage.scores import SqlScoreRepository
 

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.errors import NotFoundError, ScoringInProgressError
-from domain.records import ScoringStatus, SessionScore
+from domain.scoring.model import ScoringStatus, SessionScore
 from storage.db import affected, any_row, writing
 from storage.tables import CaseRow, ScoreRow
 

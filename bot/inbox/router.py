@@ -31,7 +31,7 @@ from bot.services.alerting.remediation import REMEDIATION_ACTIONS
 from bot.slack.errors import BotError, is_expected, user_message
 from bot.slack.ids import parse_action_id
 from bot.slack.render.commands import notice
-from domain.records import InboxItem
+from storage.queue import InboxItem
 
 logger = logging.getLogger(__name__)
 

@@ -30,9 +30,9 @@ from datetime import datetime, timedelta
 from bot.inbox.retry import WORK_RETRY, RetryLater, retrying
 from bot.inbox.work import TURN_KINDS, WorkKind
 from bot.slack.errors import new_reference
-from domain.ports import Clock, InboxRepository
-from domain.records import InboxItem
+from domain.ports import Clock
 from domain.retry import RetryPolicy
+from storage.queue import InboxItem, InboxRepository
 
 logger = logging.getLogger(__name__)
 

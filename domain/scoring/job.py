@@ -26,7 +26,6 @@ from domain.llm import (
     ModelTier,
 )
 from domain.ports import AuditRepository, CaseRepository, Clock, MessageRepository, ScoreRepository
-from domain.records import ScoringStatus, SessionScore
 from domain.retry import RetryPolicy
 from domain.scoring.extract import (
     ExtractedScore,
@@ -49,7 +48,7 @@ from domain.scoring.lifecycle import (
     fail,
     start,
 )
-from domain.scoring.model import ScoringPhase
+from domain.scoring.model import ScoringPhase, ScoringStatus, SessionScore
 from domain.scoring.transcript import CaseMaterial
 
 logger = logging.getLogger(__name__)

@@ -11,9 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain.errors import IllegalTransitionError
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.extract import ExtractedScore
-from domain.scoring.model import CaseFacts, ScoringPhase
+from domain.scoring.model import CaseFacts, ScoringPhase, ScoringStatus, SessionScore
 
 TRANSITIONS: dict[ScoringStatus, frozenset[ScoringStatus]] = {
     ScoringStatus.PENDING: frozenset({ScoringStatus.IN_PROGRESS, ScoringStatus.FAILED}),

@@ -82,3 +82,56 @@ class CaseFacts(DomainModel):
     def root_cause_cites_evidence(self) -> bool:
         """The root cause names at least one piece of evidence the case holds."""
         return self.cited_evidence > 0
+
+
+class ScoringStatus(StrEnum):
+    """Lifecycle of a scoring: pending → in_progress → completed | failed."""
+
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+    @classmethod
+    def terminal_values(cls) -> frozenset[ScoringStatus]:
+        """Statuses a scoring never leaves."""
+        return frozenset({cls.COMPLETED, cls.FAILED})
+
+    @classmethod
+    def active_values(cls) -> frozenset[ScoringStatus]:
+        """Statuses the partial unique index allows once per case."""
+        return frozenset({cls.PENDING, cls.IN_PROGRESS})
+
+
+class SessionScore(DomainModel):
+    """One grading of a finished case by the LLM judge (all past scores are kept)."""
+
+    score_id: str
+    case_id: str
+    prompt_hash: str = Field(max_length=64)
+    """The criteria hash of both judge prompts this scoring was made with."""
+    total_score: int | None = Field(default=None, ge=0, le=100)
+    score_analysis: str | None = None
+    missing_tools_analysis: str | None = None
+    score_triggered_by: str
+    scored_at_us: int
+    status: ScoringStatus = ScoringStatus.PENDING
+    started_at_us: int
+    completed_at_us: int | None = None
+    error_message: str | None = None
+    """Why a failed scoring failed, in words fit to show people."""
+    logical_flow_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    consistency_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    tool_relevance_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    synthesis_quality_score: int | None = Field(default=None, ge=0, le=CATEGORY_MAX)
+    facts: CaseFacts | None = None
+    """Deterministic facts about the case, computed before the judge is asked."""
+    phase: ScoringPhase | None = None
+    """The judge turn running (or the last one reached, once finished)."""
+    message_channel: str | None = None
+    message_ts: str | None = None
+    """Where the progress message (updated in place until the result) was posted."""
+
+    def category_scores(self) -> dict[Category, int | None]:
+        """The four category scores the judge gave (None where it gave none we could read)."""
+        return {category: getattr(self, f"{category.value}_score") for category in Category}

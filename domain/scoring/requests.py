@@ -21,8 +21,8 @@ from enum import StrEnum
 from domain.case import Case
 from domain.errors import PreconditionFailedError, ScoringInProgressError
 from domain.ports import ScoreRepository
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.lifecycle import new_scoring
+from domain.scoring.model import ScoringStatus, SessionScore
 
 CREATE_ATTEMPTS = 3
 

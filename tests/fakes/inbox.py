@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from domain.records import InboxItem, InboxStatus
+from storage.queue import InboxItem, InboxStatus
 
 
 @dataclass

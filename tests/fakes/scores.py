@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from domain.case import Case
 from domain.errors import NotFoundError, ScoringInProgressError
-from domain.records import AuditEntry, ConversationMessage, ScoringStatus, SessionScore
+from domain.records import AuditEntry, ConversationMessage
+from domain.scoring.model import ScoringStatus, SessionScore
 from domain.scoring.transcript import CaseMaterial
 
 

@@ -17,8 +17,9 @@ from bot.slack.render.limits import RenderError
 from bot.slack.render.scoring import RenderedScoring, ScoreFile, scoring_message
 from domain.case import Case
 from domain.ports import AuditRepository, Clock
-from domain.records import AuditEntry, SessionScore
+from domain.records import AuditEntry
 from domain.scoring.judge import is_current
+from domain.scoring.model import SessionScore
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,6 @@ from bot.slack.render.limits import fit
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import SlackMessage, context, header, message, sections
 from bot.slack.render.text import split_text
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.lifecycle import from_us
 from domain.scoring.model import (
     CATEGORY_MAX,
@@ -25,6 +24,8 @@ from domain.scoring.model import (
     ConfidenceCheck,
     ScoreTier,
     ScoringPhase,
+    ScoringStatus,
+    SessionScore,
 )
 
 TIER_LABELS = {

@@ -11,8 +11,8 @@ from bot.slack.render.message import SlackMessage, bullets, message, sections
 from bot.slack.render.scoring import criteria_note, tier_label, when
 from bot.slack.render.text import code, escape, shorten
 from domain.case import Case
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.job import PHASE_WORDS
+from domain.scoring.model import ScoringStatus, SessionScore
 from domain.scoring.requests import RequestOutcome
 
 NO_JUDGE = (

@@ -22,7 +22,7 @@ from bot.wiring.runtime import Options, Runtime, build_runtime
 from domain.case import Case
 from domain.knowledge import KnowledgePort
 from domain.llm import MemoryCallRecorder
-from domain.records import InboxItem
+from storage.queue import InboxItem
 from tests.fakes.gateway import RecordedSleeps, gateway_for
 from tests.fakes.llm_server import Scripted, ScriptedModelServer
 from tests.fakes.slack_payloads import SlackRequest

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.lifecycle.status import CaseStatus
-from domain.records import SessionScore
+from domain.scoring.model import SessionScore
 from tests.fakes.llm_server import Scripted, reply
 from tests.integration.bot.harness import (
     CHANNEL,

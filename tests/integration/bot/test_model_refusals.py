@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.records import ScoringStatus
+from domain.scoring.model import ScoringStatus
 from tests.alerts import crash_looping
 from tests.fakes.llm_server import FakeLLMServer, cut_off, filtered, refusal, status
 from tests.fakes.slack_server import FakeSlack

@@ -16,7 +16,7 @@ import pytest
 
 from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
-from domain.records import ScoringStatus
+from domain.scoring.model import ScoringStatus
 from tests.alerts import crash_looping
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.json_mode_server import FakeJsonModeServer

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from domain.records import ScoringStatus
 from domain.scoring.judge import current_criteria
-from domain.scoring.model import Category
+from domain.scoring.model import Category, ScoringStatus
 from tests.fakes.llm_server import status
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, SRE, BotHarness, text_of

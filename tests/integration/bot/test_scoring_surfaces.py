@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import update
 
 from bot.wiring.runtime import instance_name
-from domain.records import ScoringStatus
 from domain.scoring.lifecycle import ORPHANED_REASON
+from domain.scoring.model import ScoringStatus
 from storage.tables import InboxRow, ScoreRow
 from tests.fakes.gateway import gateway_for
 from tests.fakes.knowledge import FakeKnowledge

@@ -11,9 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.base import utc_now
-from domain.records import InboxItem, InboxStatus
 from storage import Repositories
 from storage import inbox as inbox_module
+from storage.queue import InboxItem, InboxStatus
 from storage.tables import InboxRow
 from tests.integration.storage.builders import at
 

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.errors import NotFoundError, ScoringInProgressError
-from domain.records import ScoringStatus, SessionScore
+from domain.scoring.model import ScoringStatus, SessionScore
 from storage import Repositories
 from storage.tables import ScoreRow
 from tests.integration.storage.builders import new_case

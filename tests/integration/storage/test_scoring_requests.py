@@ -9,9 +9,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domain.case import Case
 from domain.ports import ScoreRepository
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.lifecycle import new_scoring
-from domain.scoring.model import CaseFacts, ConfidenceCheck, ScoringPhase
+from domain.scoring.model import (
+    CaseFacts,
+    ConfidenceCheck,
+    ScoringPhase,
+    ScoringStatus,
+    SessionScore,
+)
 from domain.scoring.requests import RequestOutcome, RequestResult, request_scoring
 from storage import Repositories, SqlScoreRepository
 from storage.db import create_engine, make_session_factory

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from domain.lifecycle.special_states import EscalationState, EscalationType
-from domain.records import ConversationMessage, InboxItem, MessageRole, ScoringStatus, SessionScore
+from domain.records import ConversationMessage, MessageRole
+from domain.scoring.model import ScoringStatus, SessionScore
+from storage.queue import InboxItem
 from tests.unit.domain.builders import NOW
 
 
@@ -55,10 +57,18 @@ def test_the_ports_are_protocols():
         "Clock",
         "CaseRepository",
         "MessageRepository",
-        "InboxRepository",
         "ScoreRepository",
     ):
         assert getattr(getattr(ports, name), "_is_protocol", False), name
+
+
+def test_the_queue_s_types_live_with_the_queue_not_in_the_core():
+    from domain import ports, records
+    from storage import queue
+
+    assert not hasattr(ports, "InboxRepository")
+    assert not hasattr(records, "InboxItem")
+    assert getattr(queue.InboxRepository, "_is_protocol", False)
 
 
 def test_citations_read_like_file_line_time_or_title_section():

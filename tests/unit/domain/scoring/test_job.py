@@ -8,12 +8,11 @@ from dataclasses import dataclass, field
 import pytest
 
 from domain.llm import LLMRateLimitedError, LLMTimeoutError, LLMUnavailableError, ModelTier
-from domain.records import ScoringStatus, SessionScore
 from domain.retry import RetryPolicy
 from domain.scoring.job import NO_JUDGE, ScoringJob
 from domain.scoring.judge import current_criteria
 from domain.scoring.lifecycle import ORPHANED_REASON, STOPPED_REASON, new_scoring, to_us
-from domain.scoring.model import Category
+from domain.scoring.model import Category, ScoringStatus, SessionScore
 from tests.fakes.clock import START, FakeClock
 from tests.fakes.gateway import RecordedSleeps
 from tests.fakes.llm import ScriptedLLM

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from domain.errors import IllegalTransitionError, PreconditionFailedError
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.lifecycle import check_transition, new_scoring
+from domain.scoring.model import ScoringStatus, SessionScore
 from domain.scoring.requests import RequestOutcome, decide, request_scoring
 from tests.fakes.clock import START
 from tests.fakes.scores import MemoryScores

@@ -9,9 +9,14 @@ from bot.slack.render.limits import fit, problems
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.scoring import RenderedScoring, scoring_message
 from bot.slack.render.scoring_answers import ScoreLink, not_finished, request_answer, scores_list
-from domain.records import ScoringStatus, SessionScore
 from domain.scoring.lifecycle import to_us
-from domain.scoring.model import CaseFacts, ConfidenceCheck, ScoringPhase
+from domain.scoring.model import (
+    CaseFacts,
+    ConfidenceCheck,
+    ScoringPhase,
+    ScoringStatus,
+    SessionScore,
+)
 from domain.scoring.requests import RequestOutcome
 from tests.fakes.clock import START
 from tests.integration.storage.builders import full_case, new_case
