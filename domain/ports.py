@@ -9,7 +9,13 @@ from typing import Protocol
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.llm import LLMCallRecord
-from domain.records import AuditEntry, ConversationMessage, StoredFile
+from domain.records import (
+    AuditEntry,
+    ConversationMessage,
+    PostedKind,
+    PostedMessage,
+    StoredFile,
+)
 from domain.scoring.model import ScoringStatus, SessionScore
 
 
@@ -97,6 +103,18 @@ class FileRepository(Protocol):
 
     async def list_for_case(self, case_id: str) -> list[StoredFile]:
         """A case's files, oldest first."""
+        ...
+
+
+class PostedMessageRepository(Protocol):
+    """The one place that remembers the bot's messages of each case (its Slack refs)."""
+
+    async def remember(self, message: PostedMessage) -> None:
+        """Keep where a message is (or is to be): one per case, kind and key, the newest wins."""
+        ...
+
+    async def find(self, case_id: str, kind: PostedKind, key: str = "") -> PostedMessage | None:
+        """The message of that kind and key, if the bot posted (or wrote down) one."""
         ...
 
 

@@ -72,3 +72,34 @@ class AuditEntry(DomainModel):
     source: str
     """slack:button, slack:command, slack:shortcut, console, alert, system."""
     at: AwareDatetime = Field(default_factory=utc_now)
+
+
+class PostedKind(StrEnum):
+    """Which of the bot's own messages in a case thread a reference points at."""
+
+    HEADER = "header"
+    """The living case summary at the top of the thread (edited in place)."""
+    PLACEHOLDER = "placeholder"
+    """The sign a turn is being worked on (key: the work's dedup key)."""
+    REPLY = "reply"
+    """A turn's answer (key: the work's dedup key)."""
+    PROMPT = "prompt"
+    """A question with buttons (key: the confirmation id)."""
+    STRATEGY = "strategy"
+    """A remediation workflow offered for approval (key: the strategy id)."""
+    SCORE_FILE = "score_file"
+    """A scoring's full result shared as a file (key: the score id)."""
+
+
+class PostedMessage(DomainModel):
+    """Where one of the bot's messages for a case is, so it can be found and edited later."""
+
+    case_id: str
+    kind: PostedKind
+    key: str = ""
+    channel_id: str
+    ts: str | None = None
+    """None while the message is written down but not posted yet (a reply saved before shown)."""
+    body: dict[str, Any] | None = None
+    """What is to be shown, kept until it was (a reply survives a restart between save and show)."""
+    posted_at: AwareDatetime = Field(default_factory=utc_now)

@@ -61,7 +61,6 @@ def confirmation_values(case_id: str, confirmation: PendingConfirmation) -> dict
         "answered_at": confirmation.answered_at,
         "answered_by": confirmation.answered_by,
         "decision": confirmation.decision.value if confirmation.decision else None,
-        "surface_ref": confirmation.surface_ref,
     }
 
 
@@ -80,7 +79,6 @@ def to_confirmation(row: ConfirmationRow) -> PendingConfirmation:
             "answered_at": row.answered_at,
             "answered_by": row.answered_by,
             "decision": row.decision,
-            "surface_ref": row.surface_ref,
         }
     )
 

@@ -46,10 +46,6 @@ class SqlRemediationRepository:
         async with self._sessions() as session:
             return [_strategy(row) for row in await session.scalars(query)]
 
-    async def set_surface_ref(self, strategy_id: str, ts: str) -> None:
-        """Where the strategy's message is."""
-        await self._set(strategy_id, surface_ref=ts)
-
     async def decide(
         self, strategy_id: str, *, status: StrategyStatus, by: str, at: datetime
     ) -> bool:
@@ -111,7 +107,6 @@ def _row(strategy: RemediationStrategy) -> RemediationRow:
         proposed_at=strategy.proposed_at,
         decided_by=strategy.decided_by,
         decided_at=strategy.decided_at,
-        surface_ref=strategy.surface_ref,
         execution=strategy.execution.model_dump(mode="json") if strategy.execution else None,
     )
 
@@ -134,6 +129,5 @@ def _strategy(row: RemediationRow) -> RemediationStrategy:
         proposed_at=row.proposed_at,
         decided_by=row.decided_by,
         decided_at=row.decided_at,
-        surface_ref=row.surface_ref,
         execution=ExecutionResult.model_validate(row.execution) if row.execution else None,
     )

@@ -12,6 +12,7 @@ from domain.ports import (
     FileRepository,
     LLMCallRepository,
     MessageRepository,
+    PostedMessageRepository,
     ScoreRepository,
 )
 from domain.workflows.ports import AlertGroupRepository, RemediationRepository
@@ -22,6 +23,7 @@ from storage.conversation import SqlMessageRepository
 from storage.files import SqlFileRepository
 from storage.inbox import SqlInboxRepository
 from storage.llm_calls import SqlLLMCallRepository
+from storage.posted import SqlPostedMessageRepository
 from storage.queue import InboxRepository
 from storage.remediation import SqlRemediationRepository
 from storage.scores import SqlScoreRepository
@@ -40,6 +42,7 @@ class Repositories:
     llm_calls: LLMCallRepository
     alert_groups: AlertGroupRepository
     remediations: RemediationRepository
+    posted: PostedMessageRepository
 
 
 def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Repositories:
@@ -54,4 +57,5 @@ def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Rep
         llm_calls=SqlLLMCallRepository(session_factory),
         alert_groups=SqlAlertGroupRepository(session_factory),
         remediations=SqlRemediationRepository(session_factory),
+        posted=SqlPostedMessageRepository(session_factory),
     )

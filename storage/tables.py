@@ -152,7 +152,6 @@ class ConfirmationRow(Base):
     answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     answered_by: Mapped[str | None] = mapped_column(String(255))
     decision: Mapped[str | None] = mapped_column(String(16))
-    surface_ref: Mapped[str | None] = mapped_column(String(255))
 
 
 class InboxRow(Base):
@@ -230,6 +229,22 @@ class ScoreRow(Base):
     phase: Mapped[str | None] = mapped_column(String(40))
     message_channel: Mapped[str | None] = mapped_column(String(64))
     message_ts: Mapped[str | None] = mapped_column(String(64))
+
+
+class PostedMessageRow(Base):
+    """Where one of the bot's messages of a case is (or, while ``ts`` is empty, is to be)."""
+
+    __tablename__ = "posted_messages"
+    __table_args__ = (UniqueConstraint("case_id", "kind", "key"),)
+
+    id: Mapped[int] = mapped_column(BigIntegerPK, primary_key=True, autoincrement=True)
+    case_id: Mapped[str] = mapped_column(String(40), _case_fk())
+    kind: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(255))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    ts: Mapped[str | None] = mapped_column(String(64))
+    body: Mapped[dict[str, Any] | None] = mapped_column(Document)
+    posted_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class AuditRow(Base):
@@ -322,5 +337,4 @@ class RemediationRow(Base):
     proposed_at: Mapped[datetime] = mapped_column(UTCDateTime())
     decided_by: Mapped[str | None] = mapped_column(String(255))
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    surface_ref: Mapped[str | None] = mapped_column(String(64))
     execution: Mapped[dict[str, Any] | None] = mapped_column(Data)

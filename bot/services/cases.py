@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from bot.inbox.work import ThreadRef
 from domain.case import Case
@@ -10,6 +11,7 @@ from domain.errors import NotFoundError, VersionConflictError
 from domain.ports import CaseRepository
 
 SAVE_ATTEMPTS = 3
+T = TypeVar("T")
 
 
 class CaseStore:
@@ -53,30 +55,33 @@ class CaseStore:
         """Save with the version check (VersionConflictError)."""
         return await self.repository.save(case)
 
-    async def change(self, case: Case, apply: Callable[[Case], None]) -> Case:
-        """Apply a small change and save it; on a conflict reload and apply it again."""
+    async def update(
+        self, case: Case, step: Callable[[Case], Awaitable[tuple[Case, T]]]
+    ) -> tuple[Case, T]:
+        """``step`` the case and save what it returns; on a conflict, step the fresh case again.
+
+        The one version-conflict loop: a turn steps by applying the model's reply (asked once),
+        a click or a command by a small change. Nothing is shown before the save succeeds.
+        """
         for attempt in range(1, SAVE_ATTEMPTS + 1):
-            apply(case)
+            changed, outcome = await step(case)
             try:
-                return await self.repository.save(case)
+                return await self.repository.save(changed), outcome
             except VersionConflictError:
                 if attempt == SAVE_ATTEMPTS:
                     raise
                 case = await self.repository.get(case.case_id)
         raise AssertionError("unreachable")
 
-    async def set_prompt_refs(self, case: Case, posted: dict[str, str]) -> Case:
-        """Remember where each confirmation prompt was posted, to rewrite it later."""
-        if not posted:
-            return case
+    async def change(self, case: Case, apply: Callable[[Case], None]) -> Case:
+        """Apply a small change and save it; on a conflict reload and apply it again."""
 
-        def apply(target: Case) -> None:
-            for confirmation_id, ts in posted.items():
-                confirmation = target.find_confirmation(confirmation_id)
-                if confirmation is not None:
-                    confirmation.surface_ref = ts
+        async def step(current: Case) -> tuple[Case, None]:
+            apply(current)
+            return current, None
 
-        return await self.change(case, apply)
+        saved, _ = await self.update(case, step)
+        return saved
 
     def remember_thread(self, thread: ThreadRef) -> None:
         """A case is being opened on this thread (its follow-ups count before it exists)."""

@@ -98,18 +98,23 @@ class ClickService:
         if not confirmation.is_pending:
             await self.whisper(work, stale_note(confirmation))
             return
-        result = await self._engine.answer_confirmation(
-            case=case,
-            confirmation_id=value.confirmation_id,
-            by=work.user_id,
-            decision=value.decision,
-            responders=await self._responders.for_team(case.team_id),
-        )
-        saved = await self._cases.save(result.case)
+        responders = await self._responders.for_team(case.team_id)
+
+        async def answer(current: Case) -> tuple[Case, TurnResult]:
+            result = await self._engine.answer_confirmation(
+                case=current,
+                confirmation_id=value.confirmation_id,
+                by=work.user_id,
+                decision=value.decision,
+                responders=responders,
+            )
+            return result.case, result
+
+        saved, result = await self._cases.update(case, answer)
         decided = saved.find_confirmation(value.confirmation_id)
         assert decided is not None
         await self._audit_answer(work, saved, decided)
-        ts = work.message_ts or decided.surface_ref
+        ts = work.message_ts or await self._presenter.prompt_ts(saved, decided.confirmation_id)
         if ts:
             await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
         assert result.decided is not None  # a click always answers
@@ -125,8 +130,7 @@ class ClickService:
         reply = result.reply
         if reply.confirmations or reply.documents or reply.notices or reply.evidence_requests:
             reply = reply.model_copy(update={"text": after})
-            posted = await self._presenter.show_reply(case, reply, at=None)
-            case = await self._cases.set_prompt_refs(case, posted)
+            await self._presenter.show_reply(case, reply, at=None)
         await self._presenter.show_header(case)
 
     async def _cant_get(self, work: ClickWork) -> None:
@@ -138,12 +142,18 @@ class ClickService:
         if not request.is_open:
             await self.whisper(work, f"“{request.label}” is already {request.status.value}.")
             return
-        result = await self._engine.report_unavailable(
-            case=case, request_id=value.request_id, by=work.user_id, reason=UNAVAILABLE_REASON
-        )
-        saved = await self._cases.save(result.case)
-        posted = await self._presenter.show_reply(saved, result.reply, at=None)
-        saved = await self._cases.set_prompt_refs(saved, posted)
+
+        async def block(current: Case) -> tuple[Case, TurnResult]:
+            result = await self._engine.report_unavailable(
+                case=current,
+                request_id=value.request_id,
+                by=work.user_id,
+                reason=UNAVAILABLE_REASON,
+            )
+            return result.case, result
+
+        saved, result = await self._cases.update(case, block)
+        await self._presenter.show_reply(saved, result.reply, at=None)
         await self._presenter.show_header(saved)
 
     async def _close(self, work: ClickWork) -> None:

@@ -1,4 +1,9 @@
-"""Showing a case in its thread: header, placeholder, reply, prompts, documents, corrections."""
+"""Showing a case in its thread: header, placeholder, reply, prompts, documents, corrections.
+
+Every message posted here is remembered in one place (`MessageRefs`), so it can be edited later:
+a question rewritten once answered, the header edited in place, a reply saved but not yet shown
+(a restart in between) posted when its work runs again.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.lifecycle.status import TERMINAL_STATUSES
+from domain.records import PostedKind
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +54,7 @@ class ThreadPresenter:
 
     async def show_header(self, case: Case) -> None:
         """Post the living case header, or edit it in place."""
-        ts = await self._refs.header(case.case_id)
+        ts = await self._refs.header(case)
         if ts is None:
             await self.remember_header(case, await self.post_header(case))
         else:
@@ -65,23 +71,23 @@ class ThreadPresenter:
     async def open_thread(self, case: Case, work_key: str, **detail: str) -> str:
         """A new case's header, then "Looking at this…" for its first work; return the latter.
 
-        Both are posted before anything is written, so people see them at once, and both are
-        remembered in one write (with ``detail``, what is worth auditing about the opening).
+        Both are posted before anything is written, so people see them at once; ``detail`` is
+        what is worth auditing about the opening (who opened it, and how).
         """
         header = await self.post_header(case)
         ts = await self.post(case, placeholder())
-        await self._refs.set_opening(
-            case, header=header, work_key=work_key, placeholder=ts, **detail
-        )
+        await self._refs.set_header(case, header)
+        await self._refs.remember(case, PostedKind.PLACEHOLDER, ts, work_key)
+        await self._refs.opened(case, **detail)
         return ts
 
-    async def remember_header(self, case: Case, ts: str, **detail: str) -> None:
+    async def remember_header(self, case: Case, ts: str) -> None:
         """Remember where the header is, so it can be edited in place from now on."""
-        await self._refs.set_header(case, ts, **detail)
+        await self._refs.set_header(case, ts)
 
     async def start_placeholder(self, case: Case, work_key: str) -> str:
         """ "Looking at this…", or the one an interrupted run of this work left behind."""
-        left = await self._refs.open_placeholder(case.case_id, work_key)
+        left = await self._refs.ts(case, PostedKind.PLACEHOLDER, work_key)
         if left is not None:
             await self.surface.update(
                 channel=case.channel_id, ts=left, message=placeholder(resumed=True)
@@ -92,7 +98,7 @@ class ThreadPresenter:
     async def new_placeholder(self, case: Case, work_key: str) -> str:
         """Post "Looking at this…" at the bottom of the thread for this work."""
         ts = await self.post(case, placeholder())
-        await self._refs.set_placeholder(case, work_key, ts)
+        await self._refs.remember(case, PostedKind.PLACEHOLDER, ts, work_key)
         return ts
 
     async def replace(self, case: Case, ts: str, rendered: SlackMessage) -> None:
@@ -113,17 +119,40 @@ class ThreadPresenter:
             first = first or ts
         return first
 
-    async def show_reply(self, case: Case, reply: TurnReply, *, at: str | None) -> dict[str, str]:
+    async def keep_reply(self, case: Case, work_key: str, reply: TurnReply) -> None:
+        """Write down the saved turn's reply before showing it, so a restart cannot lose it."""
+        body = reply.model_dump(mode="json")
+        await self._refs.remember(case, PostedKind.REPLY, None, work_key, body=body)
+
+    async def show_kept_reply(self, case: Case, work_key: str) -> bool:
+        """Show a reply that was saved and written down but never shown; False if there is none.
+
+        Work taken again after a restart (or by another replica) finds its answer already made:
+        it is shown now, without asking the model again.
+        """
+        kept = await self._refs.find(case, PostedKind.REPLY, work_key)
+        if kept is None:
+            return False
+        if kept.ts is None and kept.body is not None:
+            at = await self._refs.ts(case, PostedKind.PLACEHOLDER, work_key)
+            await self.show_reply(case, TurnReply.model_validate(kept.body), at=at, key=work_key)
+        return True
+
+    async def show_reply(
+        self, case: Case, reply: TurnReply, *, at: str | None, key: str = ""
+    ) -> None:
         """The reply (in place of ``at`` when given), its prompts and documents.
 
-        Returns where each new confirmation prompt was posted (confirmation id → ts).
+        Where the reply and each new prompt were posted is remembered (the reply under ``key``).
         """
         rendered = reply_message(reply, case_id=case.case_id)
         if at is None:
-            await self.post(case, rendered)
+            at = await self.post(case, rendered)
         else:
             await self.replace(case, at, rendered)
-        posted = await self.show_prompts(case, reply.confirmations)
+        if key:
+            await self._refs.remember(case, PostedKind.REPLY, at, key)
+        await self.show_prompts(case, reply.confirmations)
         await self._rewrite_superseded(case, reply)
         for document in reply.documents:
             await self.surface.upload(
@@ -133,26 +162,37 @@ class ThreadPresenter:
                 title=document.title,
                 content=document.markdown,
             )
-        return posted
 
-    async def show_prompts(
-        self, case: Case, prompts: Sequence[ConfirmationPrompt]
-    ) -> dict[str, str]:
+    async def show_prompts(self, case: Case, prompts: Sequence[ConfirmationPrompt]) -> None:
         """Each confirmation as its own message, so a click can rewrite just that one."""
-        posted: dict[str, str] = {}
         for prompt in prompts:
             final = is_final(case, prompt.confirmation_id)
             rendered = confirmation_message(prompt, case_id=case.case_id, final=final)
-            posted[prompt.confirmation_id] = await self.post(case, rendered)
-        return posted
+            ts = await self.post(case, rendered)
+            await self._refs.remember(case, PostedKind.PROMPT, ts, prompt.confirmation_id)
+
+    async def post_kept(
+        self, case: Case, rendered: SlackMessage, kind: PostedKind, key: str
+    ) -> str:
+        """Post into the thread and remember where, under ``kind`` and ``key``."""
+        ts = await self.post(case, rendered)
+        await self._refs.remember(case, kind, ts, key)
+        return ts
+
+    async def ts_of(self, case: Case, kind: PostedKind, key: str) -> str | None:
+        """Where the message of that kind and key was posted, if it was."""
+        return await self._refs.ts(case, kind, key)
+
+    async def prompt_ts(self, case: Case, confirmation_id: str) -> str | None:
+        """Where a question was posted, if it was."""
+        return await self._refs.ts(case, PostedKind.PROMPT, confirmation_id)
 
     async def show_decided(self, case: Case, decided: AnswerResult) -> None:
         """Rewrite a question answered by typing, as a click would: the decision, no buttons."""
         confirmation = decided.confirmation
-        if decided.outcome is AnswerOutcome.APPLIED and confirmation.surface_ref:
-            await self.mark_decided(
-                case, confirmation.surface_ref, confirmation, decision_note(decided)
-            )
+        ts = await self.prompt_ts(case, confirmation.confirmation_id)
+        if decided.outcome is AnswerOutcome.APPLIED and ts:
+            await self.mark_decided(case, ts, confirmation, decision_note(decided))
 
     async def mark_decided(
         self, case: Case, ts: str, confirmation: PendingConfirmation, note: str
@@ -163,22 +203,12 @@ class ThreadPresenter:
             channel=case.channel_id, ts=ts, message=decided_message(note, accepted=accepted)
         )
 
-    async def withdraw_prompts(self, case: Case, posted: dict[str, str]) -> None:
-        """Questions shown by a turn that was not saved: mark them as no longer applying."""
-        for confirmation_id, ts in posted.items():
-            confirmation = case.find_confirmation(confirmation_id)
-            prompt = confirmation.prompt if confirmation else "This question"
-            await self.surface.update(
-                channel=case.channel_id, ts=ts, message=superseded_message(prompt)
-            )
-
     async def _rewrite_superseded(self, case: Case, reply: TurnReply) -> None:
         for confirmation_id in reply.superseded_confirmation_ids:
             confirmation = case.find_confirmation(confirmation_id)
-            if confirmation is None or confirmation.surface_ref is None:
+            ts = await self.prompt_ts(case, confirmation_id)
+            if confirmation is None or ts is None:
                 continue
             await self.surface.update(
-                channel=case.channel_id,
-                ts=confirmation.surface_ref,
-                message=superseded_message(confirmation.prompt),
+                channel=case.channel_id, ts=ts, message=superseded_message(confirmation.prompt)
             )

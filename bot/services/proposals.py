@@ -38,7 +38,8 @@ class CloseRequests:
 
         saved = await self._cases.change(case, apply)
         prompt = confirmation_prompt(proposed[-1])
-        posted = await self._presenter.show_prompts(saved, [prompt])
-        saved = await self._cases.set_prompt_refs(saved, posted)
+        await self._presenter.show_prompts(saved, [prompt])
         await self._presenter.show_header(saved)
-        return posted[proposed[-1].confirmation_id]
+        ts = await self._presenter.prompt_ts(saved, prompt.confirmation_id)
+        assert ts is not None
+        return ts

@@ -1,9 +1,10 @@
 """Taking a turn for a case: the people's new messages and files → the engine → the thread.
 
-The reply is shown first and the case saved once afterwards, with the prompts' message refs
-already in it (one save per turn keeps the database out of the way of many cases at once). If
-someone else saved the case meanwhile, the turn is taken again on the fresh case and the
-questions shown by the lost attempt are marked as no longer applying.
+Save, then show. The model is asked once; its reply is applied to the case and the case saved
+with the version check. If someone else saved the case meanwhile, the same reply is applied to
+the fresh case (the model is not asked again) and saved. Only then is anything shown, so no
+message people have read is ever rewritten by a conflict. The reply is written down before it is
+shown: work taken again after a restart shows it instead of asking the model twice.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from bot.services.uploads import UploadService
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
 from domain.engine.inputs import InputFile, InputMessage, TurnInput
+from domain.engine.schemas import EngineReply
 from domain.engine.view import TurnReply
-from domain.errors import VersionConflictError
 from domain.ports import Clock, MessageRepository
 from domain.records import ConversationMessage, MessageRole
 
@@ -84,18 +85,18 @@ class TurnService:
         seen = {m.ts for m in history}
         fresh = [m for m in messages if m.ts not in seen]
         if not fresh:
-            # Answered and saved before a crash kept the item from being marked done: the answer
-            # is in the thread already (shown before saving), so only the header is brought up.
-            logger.info("turn already answered", extra={"work": work_key})
-            await self._presenter.show_header(case)
+            # Saved and recorded before a restart cut the rest short: show what was made.
+            await self._presenter.show_kept_reply(case, work_key)
             return
         at = placeholder or await self._presenter.start_placeholder(case, work_key)
         ingested = await self._uploads.ingest(case=case, messages=fresh, at=at)
         if ingested.placeholder_used:
             at = await self._presenter.new_placeholder(case, work_key)
         prepared = await self._prepare(case, fresh, ingested.files, history)
-        saved, result = await self._run_and_show(case, prepared, at)
+        saved, result = await self._run_and_save(case, prepared)
+        await self._presenter.keep_reply(saved, work_key, result.reply)
         await self._remember(saved, fresh, at, result.reply)
+        await self._presenter.show_reply(saved, result.reply, at=at, key=work_key)
         if result.decided is not None:
             await self._presenter.show_decided(saved, result.decided)
         await self._presenter.show_header(saved)
@@ -121,28 +122,25 @@ class TurnService:
         )
         return _Turn(fresh, turn)
 
-    async def _run_and_show(self, case: Case, prepared: _Turn, at: str) -> tuple[Case, TurnResult]:
-        """Engine → thread → save; on a version conflict, again on the fresh case."""
-        for attempt in range(1, SAVE_ATTEMPTS + 1):
-            result = await self._engine.take_turn(case=case, turn=prepared.turn)
-            posted = await self._presenter.show_reply(result.case, result.reply, at=at)
-            try:
-                return await self._save(result, posted), result
-            except VersionConflictError:
-                await self._presenter.withdraw_prompts(result.case, posted)
-                if attempt == SAVE_ATTEMPTS:
-                    raise
-                logger.info("case changed during the turn; retrying", extra={"case": case.case_id})
-                case = await self._cases.get(case.case_id)
-        raise AssertionError("unreachable")
+    async def _run_and_save(self, case: Case, prepared: _Turn) -> tuple[Case, TurnResult]:
+        """The engine's turn, saved; after a conflict, the same reply on the fresh case."""
+        asked: list[EngineReply] = []
 
-    async def _save(self, result: TurnResult, posted: dict[str, str]) -> Case:
-        case = result.case
-        for confirmation_id, ts in posted.items():
-            confirmation = case.find_confirmation(confirmation_id)
-            if confirmation is not None:
-                confirmation.surface_ref = ts
-        return await self._cases.save(case)
+        async def step(current: Case) -> tuple[Case, TurnResult]:
+            answered = asked[0] if asked else None
+            result = await self._engine.take_turn(
+                case=current, turn=prepared.turn, answered=answered
+            )
+            if result.answer is not None and not asked:
+                asked.append(result.answer)
+            elif asked:
+                logger.info(
+                    "case changed during the turn; reply applied again",
+                    extra={"case": case.case_id},
+                )
+            return result.case, result
+
+        return await self._cases.update(case, step)
 
     async def _remember(
         self, case: Case, fresh: list[ThreadMessage], at: str, reply: TurnReply

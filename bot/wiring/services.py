@@ -105,7 +105,7 @@ def build_services(
 def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> ScoringService:
     """Scoring: the judge job (its progress shown in the case thread) and its requests."""
     repositories, clock = ports.repositories, ports.clock
-    view = ScoringThreadView(surface=ports.surface, audit=repositories.audit, clock=clock)
+    view = ScoringThreadView(surface=ports.surface, posted=repositories.posted, clock=clock)
     material = RepositoryMaterial(
         cases=repositories.cases, messages=repositories.messages, audit=repositories.audit
     )
@@ -134,7 +134,7 @@ def _thread_services(ports: Ports) -> tuple[CaseStore, ThreadPresenter, TurnServ
     """What works in case threads: cases, the presenter, uploads and turns."""
     repositories, clock = ports.repositories, ports.clock
     cases = CaseStore(repositories.cases)
-    refs = MessageRefs(audit=repositories.audit, clock=clock)
+    refs = MessageRefs(posted=repositories.posted, audit=repositories.audit, clock=clock)
     presenter = ThreadPresenter(surface=ports.surface, refs=refs)
     uploads = UploadService(
         files=repositories.files,

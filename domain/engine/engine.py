@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
@@ -85,6 +85,9 @@ class TurnResult:
     reply: TurnReply
     decided: AnswerResult | None = None
     """A question the people answered this turn, by typing or by a click."""
+    answer: EngineReply | None = None
+    """The model's reply this turn was made from: applied again, not asked again, when the case
+    changed under the turn and it is taken again on the newer case."""
 
 
 class TurnEngine:
@@ -104,8 +107,14 @@ class TurnEngine:
         self._settings = settings or RetrievalSettings()
         self._retrieving = asyncio.Semaphore(self._settings.turns_at_once)
 
-    async def take_turn(self, *, case: Case, turn: TurnInput) -> TurnResult:
-        """Process what the people did since the last turn."""
+    async def take_turn(
+        self, *, case: Case, turn: TurnInput, answered: EngineReply | None = None
+    ) -> TurnResult:
+        """Process what the people did since the last turn.
+
+        ``answered`` is the model's reply to an earlier try of this same turn (the case changed
+        before it was saved): it is applied to this case instead of asking the model again.
+        """
         work = await self._prepare(case, turn)
         if not self._llm.enabled:
             return self._no_llm(work, unreachable=False)
@@ -117,6 +126,8 @@ class TurnEngine:
             clock=self._clock,
         )
         debug = DebugInfo(template=prompt.template, template_hash=prompt.template_hash)
+        if answered is not None:
+            return self._apply(work, answered, debug)
         try:
             reply = await self._ask(prompt, case.case_id)
         except (
@@ -240,12 +251,13 @@ class TurnEngine:
             agent_summary=text[:SUMMARY_CHARS],
             actions=search_actions(work.query, work.excerpts, citations),
         )
-        return work.result(
+        result = work.result(
             ReplyKind.ANSWER,
             text,
             citations=citations,
             debug=debug.model_copy(update={"llm_outcome": "ok"}),
         )
+        return replace(result, answer=reply)
 
     def _no_llm(self, work: _Turn, *, unreachable: bool) -> TurnResult:
         ctx = work.ctx

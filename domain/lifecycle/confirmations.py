@@ -128,8 +128,6 @@ class PendingConfirmation(DomainModel):
     answered_at: AwareDatetime | None = None
     answered_by: str | None = None
     decision: Decision | None = None
-    surface_ref: str | None = None
-    """Where the question is shown (the Slack message ts), so it can be rewritten."""
 
     @property
     def kind(self) -> ConfirmationKind:

@@ -23,8 +23,8 @@ from domain.records import AuditEntry, ConversationMessage, MessageRole
 MESSAGE_CHARS = 1500
 ITEM_CHARS = 600
 BOT_NAME = "FaultMaven"
-# Where the bot's own messages are, and earlier scorings: not part of the investigation.
-BOOKKEEPING_PREFIXES = ("slack.", "scoring.")
+# Earlier scorings are not part of the investigation they grade.
+BOOKKEEPING_PREFIXES = ("scoring.",)
 NONE = "(none)"
 
 

@@ -91,10 +91,6 @@ class RemediationRepository(Protocol):
         """A case's strategies, oldest analysis first, by rank."""
         ...
 
-    async def set_surface_ref(self, strategy_id: str, ts: str) -> None:
-        """Where the strategy's message is."""
-        ...
-
     async def decide(
         self, strategy_id: str, *, status: StrategyStatus, by: str, at: datetime
     ) -> bool:

@@ -87,8 +87,6 @@ class RemediationStrategy(DomainModel):
     proposed_at: AwareDatetime
     decided_by: str | None = None
     decided_at: AwareDatetime | None = None
-    surface_ref: str | None = None
-    """ts of the strategy's message (rewritten once decided)."""
     execution: ExecutionResult | None = None
 
     @property

@@ -172,6 +172,7 @@ class ScriptedModelServer(ABC):
     async def __aexit__(self, *exc: object) -> None:
         assert self._runner is not None
         await self._in_thread(self._runner.cleanup())
+        await self._in_thread(_cancel_the_rest())
         self._loop.call_soon_threadsafe(self._loop.stop)
         await asyncio.to_thread(self._thread.join)
         self._loop.close()
@@ -209,6 +210,14 @@ class ScriptedModelServer(ABC):
     def known(self, model: str) -> bool:
         """The provider serves ``model``."""
         return self.models is None or model in self.models
+
+
+async def _cancel_the_rest() -> None:
+    """Requests still being answered (a scripted delay) end with the server, not at exit."""
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)
 
 
 class FakeLLMServer(ScriptedModelServer):

@@ -20,7 +20,7 @@ from bot.slack.render.remediation import analysis_record, rca_message, strategy_
 from domain.base import new_id
 from domain.case import Case
 from domain.ports import AuditRepository, Clock, MessageRepository
-from domain.records import AuditEntry, ConversationMessage, MessageRole
+from domain.records import AuditEntry, ConversationMessage, MessageRole, PostedKind
 from domain.workflows.catalog import Catalog
 from domain.workflows.incident import build_incident_context
 from domain.workflows.planner import RcaOutcome, RcaPlanner
@@ -111,10 +111,10 @@ class AnalysisService:
         for strategy in strategies:
             workflow = self._p.catalog.get(strategy.workflow_id, strategy.version)
             assert workflow is not None  # validated against the catalog's own workflows
-            ts = await self._p.presenter.post(
-                case, strategy_message(strategy, workflow, total=len(strategies))
+            rendered = strategy_message(strategy, workflow, total=len(strategies))
+            await self._p.presenter.post_kept(
+                case, rendered, PostedKind.STRATEGY, strategy.strategy_id
             )
-            await self._p.remediations.set_surface_ref(strategy.strategy_id, ts)
         return strategies
 
     async def _record(

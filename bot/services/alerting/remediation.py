@@ -28,7 +28,7 @@ from domain.case import Case
 from domain.engine.present import request_card as card_of
 from domain.errors import NotAllowedToAnswerError, NotFoundError, TerminalCaseError
 from domain.ports import AuditRepository, Clock, MessageRepository
-from domain.records import AuditEntry, ConversationMessage, MessageRole
+from domain.records import AuditEntry, ConversationMessage, MessageRole, PostedKind
 from domain.workflows.catalog import Catalog, Workflow
 from domain.workflows.ports import RemediationRepository, WorkflowExecutor
 from domain.workflows.remediation import (
@@ -120,12 +120,12 @@ class RemediationService:
 
     async def _rewrite(self, case: Case, strategy: RemediationStrategy) -> None:
         workflow = self._workflow(strategy)
-        if strategy.surface_ref is None or workflow is None:
+        presenter = self._p.presenter
+        ts = await presenter.ts_of(case, PostedKind.STRATEGY, strategy.strategy_id)
+        if ts is None or workflow is None:
             return
-        await self._p.presenter.surface.update(
-            channel=case.channel_id,
-            ts=strategy.surface_ref,
-            message=decided_strategy_message(strategy, workflow),
+        await presenter.surface.update(
+            channel=case.channel_id, ts=ts, message=decided_strategy_message(strategy, workflow)
         )
 
     async def _execute(self, case: Case, strategy: RemediationStrategy) -> None:

@@ -2,7 +2,7 @@
 
 Showing is best effort: the scoring's state is already saved when it is shown, so a Slack hiccup
 is logged and the next step (or `/fm score`) shows it again. A long result's file is shared once
-per scoring; the audit log remembers that it was.
+per scoring; the posted-messages table remembers that it was.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from bot.services.ports import ChatSurface
 from bot.slack.render.limits import RenderError
 from bot.slack.render.scoring import RenderedScoring, ScoreFile, scoring_message
 from domain.case import Case
-from domain.ports import AuditRepository, Clock
-from domain.records import AuditEntry
+from domain.ports import Clock, PostedMessageRepository
+from domain.records import PostedKind, PostedMessage
 from domain.scoring.judge import is_current
 from domain.scoring.model import SessionScore
 
@@ -25,8 +25,6 @@ logger = logging.getLogger(__name__)
 
 SURFACE_ERRORS = (SlackClientError, ClientError, TimeoutError, RenderError)
 """What showing something in Slack can fail with (the state is saved regardless)."""
-FILE_SHARED = "scoring.file_shared"
-BOT_ACTOR = "faultmaven"
 
 
 def case_label(case: Case) -> str:
@@ -44,9 +42,11 @@ def render(score: SessionScore, case: Case) -> RenderedScoring:
 class ScoringThreadView:
     """ScoringObserver for the chat surface: edits the scoring's message in place."""
 
-    def __init__(self, *, surface: ChatSurface, audit: AuditRepository, clock: Clock) -> None:
+    def __init__(
+        self, *, surface: ChatSurface, posted: PostedMessageRepository, clock: Clock
+    ) -> None:
         self._surface = surface
-        self._audit = audit
+        self._posted = posted
         self._clock = clock
 
     async def show(self, score: SessionScore, case: Case) -> None:
@@ -71,10 +71,7 @@ class ScoringThreadView:
             )
 
     async def _share_once(self, score: SessionScore, case: Case, file: ScoreFile) -> None:
-        entries = await self._audit.list_for_case(case.case_id)
-        if any(
-            e.action == FILE_SHARED and e.detail.get("score_id") == score.score_id for e in entries
-        ):
+        if await self._posted.find(case.case_id, PostedKind.SCORE_FILE, score.score_id):
             return
         await self._surface.upload(
             channel=case.channel_id,
@@ -83,14 +80,11 @@ class ScoringThreadView:
             title=file.title,
             content=file.content,
         )
-        await self._audit.record(
-            AuditEntry(
-                team_id=case.team_id,
-                case_id=case.case_id,
-                actor=BOT_ACTOR,
-                action=FILE_SHARED,
-                detail={"score_id": score.score_id, "filename": file.filename},
-                source="system",
-                at=self._clock.now(),
-            )
+        shared = PostedMessage(
+            case_id=case.case_id,
+            kind=PostedKind.SCORE_FILE,
+            key=score.score_id,
+            channel_id=case.channel_id,
+            posted_at=self._clock.now(),
         )
+        await self._posted.remember(shared)

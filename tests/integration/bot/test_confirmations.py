@@ -57,9 +57,10 @@ async def ask(bot: BotHarness, thread_ts: str, build: Build) -> JsonDict:
     asked = propose(case, build(case), now=utc_now(), prompt="Shall I go ahead?")
     services = bot.runtime.services
     saved = await services.cases.save(case)
-    posted = await services.presenter.show_prompts(saved, [confirmation_prompt(asked)])
-    await services.cases.set_prompt_refs(saved, posted)
-    message = bot.slack.message(CHANNEL, posted[asked.confirmation_id])
+    await services.presenter.show_prompts(saved, [confirmation_prompt(asked)])
+    ts = await services.presenter.prompt_ts(saved, asked.confirmation_id)
+    assert ts is not None
+    message = bot.slack.message(CHANNEL, ts)
     assert message is not None
     return message
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.inbox.work import ThreadMessage, ThreadRef
+from domain.engine.present import ReplyParts, build_reply, seen
+from domain.engine.view import ReplyKind
+from domain.records import ConversationMessage, MessageRole
 from tests.fakes.llm_server import delayed, status
 from tests.fakes.slack_samples import next_ts
 from tests.fakes.slack_server import FakeSlack
@@ -174,3 +178,70 @@ async def test_a_failure_on_our_side_shows_a_reference_and_no_exception_text(
     assert "reference" in last
     assert "msg_too_long" not in last
     assert "SlackApiError" not in last
+
+
+async def test_a_case_changed_during_a_turn_is_saved_with_both_changes_and_answered_once(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    answer = chat_reply("The replica lag explains it.", quick_suggestions=["check replica lag"])
+    bot.llm.script(delayed(answer.content or "", 1.0))
+    posts_before = len(slack.calls_to("chat.postMessage"))
+
+    await bot.reply(thread_ts, "replica lag is 40 s", settle=False)
+    await eventually(lambda: len(bot.llm.requests) == 2)
+    meanwhile = await bot.case(thread_ts)
+    meanwhile.title = "db-1 down: replica lag"
+    await bot.runtime.repositories.cases.save(meanwhile)
+    await bot.settle()
+
+    assert len(bot.llm.requests) == 2, "the model was asked once for this turn"
+    case = await bot.case(thread_ts)
+    assert case.title == "db-1 down: replica lag", "the other change was kept"
+    assert case.consulting.quick_suggestions == ["check replica lag"], "the reply was applied"
+    texts = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert sum("The replica lag explains it." in t for t in texts) == 1
+    placeholder_posts = len(slack.calls_to("chat.postMessage")) - posts_before
+    assert placeholder_posts == 1, "one placeholder, replaced by the one answer"
+    edits = [c for c in slack.calls_to("chat.update") if "replica lag explains" in str(c)]
+    assert len(edits) == 1, "the answer was shown once, never rewritten"
+
+
+async def test_a_reply_saved_but_not_shown_before_a_restart_is_shown_without_asking_again(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    case = await bot.case(thread_ts)
+    message = ThreadMessage(ts=next_ts(), author=OPENER, text="replica lag is 40 s")
+    kept = build_reply(case, seen(case), ReplyParts(kind=ReplyKind.ANSWER, text="Kept answer."))
+    services = bot.runtime.services
+    # What a turn had done when the process died: saved, answer written down, not yet shown.
+    await services.presenter.keep_reply(case, "Ev_crashed", kept)
+    await bot.runtime.repositories.messages.add_many(
+        [
+            ConversationMessage(
+                case_id=case.case_id,
+                ts=message.ts,
+                author=OPENER,
+                role=MessageRole.USER,
+                text=message.text,
+                created_at=case.created_at,
+            )
+        ]
+    )
+    asked = len(bot.llm.requests)
+
+    await services.turns.take_turn(
+        thread=ThreadRef(team_id=case.team_id, channel_id=CHANNEL, thread_ts=thread_ts),
+        messages=[message],
+        work_key="Ev_crashed",
+    )
+    await services.turns.take_turn(
+        thread=ThreadRef(team_id=case.team_id, channel_id=CHANNEL, thread_ts=thread_ts),
+        messages=[message],
+        work_key="Ev_crashed",
+    )
+
+    assert len(bot.llm.requests) == asked, "the model was not asked again"
+    texts = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert sum("Kept answer." in t for t in texts) == 1, "shown once, even when run twice"

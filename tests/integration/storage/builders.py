@@ -106,7 +106,7 @@ def full_case() -> Case:
         prompt="Shall I write a case report and a runbook?",
         answerable_by=[OPENER],
     )
-    offer.surface_ref = "1700000100.000200"
+    assert offer.is_pending
     return case
 
 

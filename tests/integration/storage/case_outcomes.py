@@ -220,7 +220,6 @@ def answered_confirmations(case: Case) -> list[PendingConfirmation]:
         answered_at=at(4),
         answered_by=HELPER,
         decision=Decision.YES,
-        surface_ref="1700000000.000400",
     )
     refutation = PendingConfirmation(
         payload=RefutationPayload(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ TABLES = {
     "llm_calls",
     "alert_groups",
     "remediation_strategies",
+    "posted_messages",
 }
-INITIAL_TABLES = TABLES - {"alert_groups", "remediation_strategies", "llm_calls"}
+INITIAL_TABLES = TABLES - {"alert_groups", "remediation_strategies", "llm_calls", "posted_messages"}
 
 
 async def _inspect(url: str, look: Any) -> Any:
@@ -58,7 +60,7 @@ def _indexes(connection: Connection, table: str) -> dict[str, dict[str, Any]]:
 
 async def test_migrations_go_up_down_and_up_again(database_url: str) -> None:
     head = head_revision()
-    assert head == "0005"
+    assert head == "0006"
     assert await asyncio.to_thread(current_revision, database_url) is None
 
     await asyncio.to_thread(upgrade, database_url)
@@ -193,3 +195,78 @@ async def test_the_active_alert_group_index_is_unique_and_partial(migrated_url: 
     assert active["column_names"] == ["team_id", "group_hash"]
     where = {k: v for k, v in active.get("dialect_options", {}).items() if k.endswith("_where")}
     assert any("retired_at" in str(v) for v in where.values())
+
+
+async def _a_0005_case_with_its_messages(url: str) -> None:
+    """A case as 0005 kept it: message refs in a confirmation, a strategy and the audit log."""
+    document = json.dumps(
+        {"confirmations": [{"confirmation_id": "conf_1", "surface_ref": "1.5", "prompt": "?"}]}
+    )
+    at = {"at": datetime(2026, 11, 1, tzinfo=UTC)}
+    rows = [
+        (
+            "INSERT INTO cases (case_id, team_id, channel_id, thread_ts, short_id, status, version,"
+            " document, created_at, updated_at) VALUES ('case_1', 'T1', 'C1', '1.1', 'FM-0001',"
+            " 'consulting', 1, :document, :at, :at)",
+            {**at, "document": document},
+        ),
+        (
+            "INSERT INTO pending_confirmations (confirmation_id, case_id, kind, state, payload,"
+            " answerable_by, prompt, proposed_at, proposed_by, proposed_at_turn, surface_ref)"
+            " VALUES ('conf_1', 'case_1', 'status_change', 'pending', '{}', '[]', '?', :at,"
+            " 'agent', 0, '1.5')",
+            at,
+        ),
+        (
+            "INSERT INTO audit_log (team_id, case_id, actor, action, detail, source, at) VALUES"
+            " ('T1', 'case_1', 'faultmaven', 'slack.header_posted', :detail, 'system', :at)",
+            {**at, "detail": json.dumps({"ts": "1.2", "opened_by": "U1"})},
+        ),
+        (
+            "INSERT INTO audit_log (team_id, case_id, actor, action, detail, source, at) VALUES"
+            " ('T1', 'case_1', 'faultmaven', 'slack.placeholder_posted', :detail, 'system', :at)",
+            {**at, "detail": json.dumps({"ts": "1.3", "work": "Ev1"})},
+        ),
+        (
+            "INSERT INTO audit_log (team_id, case_id, actor, action, detail, source, at) VALUES"
+            " ('T1', 'case_1', 'U1', 'confirmation.answered', '{}', 'slack:button', :at)",
+            at,
+        ),
+    ]
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            for statement, values in rows:
+                await connection.execute(text(statement), values)
+    finally:
+        await engine.dispose()
+
+
+async def _rows(url: str, query: str) -> list[tuple[Any, ...]]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return [tuple(row) for row in await connection.execute(text(query))]
+    finally:
+        await engine.dispose()
+
+
+async def test_0006_moves_every_message_ref_into_one_table_and_leaves_the_audit_log_clean(
+    database_url: str,
+) -> None:
+    await asyncio.to_thread(upgrade, database_url, "0005")
+    await _a_0005_case_with_its_messages(database_url)
+
+    await asyncio.to_thread(upgrade, database_url)
+
+    posted = await _rows(database_url, "SELECT kind, key, ts FROM posted_messages ORDER BY kind")
+    assert posted == [
+        ("header", "", "1.2"),
+        ("placeholder", "Ev1", "1.3"),
+        ("prompt", "conf_1", "1.5"),
+    ]
+    actions = await _rows(database_url, "SELECT action FROM audit_log")
+    assert actions == [("confirmation.answered",)]
+    (document,) = await _rows(database_url, "SELECT document FROM cases")
+    stored = document[0] if isinstance(document[0], dict) else json.loads(document[0])
+    assert stored["confirmations"] == [{"confirmation_id": "conf_1", "prompt": "?"}]

@@ -164,14 +164,14 @@ async def test_audit_entries_written_together_keep_their_order(repos: Repositori
         team_id="T1",
         case_id="case_x",
         actor="faultmaven",
-        action="slack.header_posted",
+        action="case.opened",
         detail={"ts": "1.1"},
         source="system",
         at=at(1),
     )
-    second = first.model_copy(update={"action": "slack.placeholder_posted"})
+    second = first.model_copy(update={"action": "confirmation.answered"})
 
     await repos.audit.record_many([first, second])
 
     entries = await repos.audit.list_for_case("case_x")
-    assert [e.action for e in entries] == ["slack.header_posted", "slack.placeholder_posted"]
+    assert [e.action for e in entries] == ["case.opened", "confirmation.answered"]

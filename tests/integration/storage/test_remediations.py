@@ -100,7 +100,6 @@ async def test_the_execution_and_the_message_ref_are_recorded(repos: Repositorie
         at=T0,
     )
 
-    await repos.remediations.set_surface_ref(strategy.strategy_id, "1763734000.000200")
     await repos.remediations.record_execution(
         strategy.strategy_id, status=StrategyStatus.EXECUTED, result=result
     )
@@ -108,11 +107,8 @@ async def test_the_execution_and_the_message_ref_are_recorded(repos: Repositorie
     found = await repos.remediations.get(strategy.strategy_id)
     assert found.status is StrategyStatus.EXECUTED
     assert found.execution == result
-    assert found.surface_ref == "1763734000.000200"
 
 
 async def test_an_unknown_strategy_is_not_found(repos: Repositories) -> None:
     with pytest.raises(NotFoundError):
         await repos.remediations.get("rem_missing")
-    with pytest.raises(NotFoundError):
-        await repos.remediations.set_surface_ref("rem_missing", "1.0")

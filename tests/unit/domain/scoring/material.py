@@ -44,10 +44,10 @@ def material() -> CaseMaterial:
         AuditEntry(
             team_id=case.team_id,
             case_id=case.case_id,
-            actor="faultmaven",
-            action="slack.header_posted",
-            detail={"ts": "1.0", "opened_by": OPENER, "source": "slack:shortcut"},
-            source="system",
+            actor=OPENER,
+            action="case.opened",
+            detail={"opened_by": OPENER, "source": "slack:shortcut"},
+            source="slack:shortcut",
             at=at(0),
         ),
         AuditEntry(

@@ -39,11 +39,11 @@ def test_the_transcript_holds_messages_uploads_requests_evidence_and_decisions()
         assert expected in text, expected
 
 
-def test_the_bots_own_bookkeeping_and_earlier_scorings_are_left_out() -> None:
+def test_earlier_scorings_are_left_out_and_the_opening_is_told() -> None:
     text = build_transcript(material())
 
-    assert "slack.header_posted" not in text
     assert "scoring.requested" not in text
+    assert "case.opened via slack:shortcut" in text
 
 
 def test_long_messages_are_shortened_between_words_and_marked() -> None:
