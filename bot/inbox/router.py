@@ -7,7 +7,7 @@ open), or privately to the person who clicked or typed the command.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.inbox.work import (
     AlertWork,
@@ -27,13 +27,15 @@ from bot.inbox.work import (
     payload_as,
 )
 from bot.services import Services
-from bot.services.alerting.remediation import REMEDIATION_ACTIONS
 from bot.slack.errors import BotError, is_expected, user_message
-from bot.slack.ids import parse_action_id
+from bot.slack.ids import ActionId, parse_action_id
 from bot.slack.render.commands import notice
 from storage.queue import InboxItem
 
 logger = logging.getLogger(__name__)
+
+ClickRoute = Callable[..., Awaitable[None]]
+"""A service method taking ``work=ClickWork``."""
 
 
 class Jobs:
@@ -41,6 +43,17 @@ class Jobs:
 
     def __init__(self, services: Services) -> None:
         self._services = services
+        clicks, remediation = services.clicks, services.remediation
+        self._clicks: dict[ActionId, ClickRoute] = {
+            ActionId.ANSWER: clicks.answer,
+            ActionId.CANT_GET: clicks.cant_get,
+            ActionId.CLOSE_CASE: clicks.close,
+            ActionId.REPORT: clicks.report,
+            ActionId.SCORE: clicks.score,
+            ActionId.APPROVE: remediation.decide,
+            ActionId.REJECT: remediation.decide,
+        }
+        """The one routing table of buttons: every action id and the service that takes it."""
 
     async def handle(self, item: InboxItem, followers: Sequence[InboxItem]) -> None:
         """Process ``item``; ``followers`` are later messages of its case to answer in one turn."""
@@ -70,11 +83,17 @@ class Jobs:
             case ScoreRunWork():
                 await services.scoring.run(work=work)
 
+    @property
+    def buttons(self) -> frozenset[ActionId]:
+        """The action ids this router sends on to a service."""
+        return frozenset(self._clicks)
+
     async def _click(self, work: ClickWork) -> None:
-        if parse_action_id(work.action_id) in REMEDIATION_ACTIONS:
-            await self._services.remediation.decide(work=work)
-        else:
-            await self._services.clicks.handle(work=work)
+        action = parse_action_id(work.action_id)
+        route = self._clicks.get(action) if action is not None else None
+        if route is None:
+            raise BotError("That button is not one of mine.")
+        await route(work=work)
 
     async def _alert(self, work: AlertWork | RcaWork, work_key: str) -> None:
         services = self._services

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
@@ -11,14 +10,11 @@ from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
-from bot.slack.errors import BotError
 from bot.slack.ids import (
-    ActionId,
     AnswerValue,
     CaseValue,
     RequestValue,
     load_value,
-    parse_action_id,
 )
 from bot.slack.render.commands import notice
 from domain.case import Case
@@ -65,20 +61,6 @@ class ClickService:
         self._audit = audit
         self._clock = clock
         self._scoring = scoring
-        self._handlers: dict[ActionId, Callable[[ClickWork], Awaitable[None]]] = {
-            ActionId.ANSWER: self._answer,
-            ActionId.CANT_GET: self._cant_get,
-            ActionId.CLOSE_CASE: self._close,
-            ActionId.REPORT: self._report,
-            ActionId.SCORE: self._score,
-        }
-
-    async def handle(self, *, work: ClickWork) -> None:
-        """Route the click by its action id."""
-        action = parse_action_id(work.action_id)
-        if action is None:
-            raise BotError("That button is not one of mine.")
-        await self._handlers[action](work)
 
     async def whisper(self, work: ClickWork, text: str) -> None:
         """Tell only the person who clicked."""
@@ -89,7 +71,8 @@ class ClickService:
             message=notice(text),
         )
 
-    async def _answer(self, work: ClickWork) -> None:
+    async def answer(self, *, work: ClickWork) -> None:
+        """Yes / No on a question: applied once, for someone allowed; the case moves on."""
         value = load_value(AnswerValue, work.value)
         case = await self._case(work, value.case_id)
         confirmation = case.find_confirmation(value.confirmation_id)
@@ -133,7 +116,8 @@ class ClickService:
             await self._presenter.show_reply(case, reply, at=None)
         await self._presenter.show_header(case)
 
-    async def _cant_get(self, work: ClickWork) -> None:
+    async def cant_get(self, *, work: ClickWork) -> None:
+        """ "Can't get this" on an evidence request: blocked, and the case moves on."""
         value = load_value(RequestValue, work.value)
         case = await self._case(work, value.case_id)
         request = case.find_request(value.request_id)
@@ -156,12 +140,14 @@ class ClickService:
         await self._presenter.show_reply(saved, result.reply, at=None)
         await self._presenter.show_header(saved)
 
-    async def _close(self, work: ClickWork) -> None:
+    async def close(self, *, work: ClickWork) -> None:
+        """Close on the header: asks "close without a fix?" first."""
         value = load_value(CaseValue, work.value)
         case = await self._case(work, value.case_id)
         await self._closing.ask(case=case, by=work.user_id)
 
-    async def _report(self, work: ClickWork) -> None:
+    async def report(self, *, work: ClickWork) -> None:
+        """Report on the header of a finished case: offers the case report."""
         value = load_value(CaseValue, work.value)
         case = await self._case(work, value.case_id)
         if not case.is_terminal:
@@ -182,7 +168,8 @@ class ClickService:
         saved = await self._cases.save(result.case)
         await self._follow_up(saved, result, after=f"<@{work.user_id}> asked for the case report:")
 
-    async def _score(self, work: ClickWork) -> None:
+    async def score(self, *, work: ClickWork) -> None:
+        """Score on the header of a finished case: scores it."""
         value = load_value(CaseValue, work.value)
         case = await self._case(work, value.case_id)
         answer = await self._scoring.request(

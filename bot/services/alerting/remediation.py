@@ -45,7 +45,6 @@ from domain.workflows.remediation import (
 logger = logging.getLogger(__name__)
 
 BOT_AUTHOR = "bot"
-REMEDIATION_ACTIONS = frozenset({ActionId.APPROVE, ActionId.REJECT})
 DECISIONS = {ActionId.APPROVE: StrategyStatus.APPROVED, ActionId.REJECT: StrategyStatus.REJECTED}
 GONE = "The workflow {key} is no longer in the catalog, so nothing ran."
 

@@ -1,0 +1,45 @@
+"""One routing table of buttons, after the queue: every action id goes to exactly one service."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from bot.inbox.router import Jobs
+from bot.slack.ids import ActionId
+
+
+class Taker:
+    """Any service: every attribute is a handler that notes what it took."""
+
+    def __init__(self, name: str, took: list[tuple[str, str]]) -> None:
+        self._name = name
+        self._took = took
+
+    def __getattr__(self, method: str) -> Any:
+        async def handle(*, work: Any) -> None:
+            self._took.append((f"{self._name}.{method}", work.action_id))
+
+        return handle
+
+
+def test_every_action_id_has_a_route() -> None:
+    took: list[tuple[str, str]] = []
+    services = SimpleNamespace(clicks=Taker("clicks", took), remediation=Taker("remediation", took))
+
+    assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
+
+
+async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
+    took: list[tuple[str, str]] = []
+    services = SimpleNamespace(clicks=Taker("clicks", took), remediation=Taker("remediation", took))
+    jobs = Jobs(services)  # type: ignore[arg-type]
+
+    for action in ("fm_answer:yes", "fm_approve:rem_1", "fm_cant_get:req_1"):
+        await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
+
+    assert took == [
+        ("clicks.answer", "fm_answer:yes"),
+        ("remediation.decide", "fm_approve:rem_1"),
+        ("clicks.cant_get", "fm_cant_get:req_1"),
+    ]
