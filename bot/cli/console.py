@@ -122,8 +122,8 @@ class ConsoleSurface:
 
     def _print(self, message: SlackMessage, ts: str, *, prefix: str) -> None:
         lines = [f"── {prefix}"]
-        for block in message.blocks:
-            lines.extend(self._block_lines(block.to_dict(), ts))
+        for block in message.block_dicts():
+            lines.extend(self._block_lines(block, ts))
         if not message.blocks:
             lines.append(message.text)
         shown = html.unescape("\n".join(lines)).replace(f"<@{USER}>", "@you")

@@ -11,6 +11,7 @@ from domain.errors import DomainError
 from domain.lifecycle.confirmations import ConfirmationKind, ConfirmationState, Decision
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer, may_answer
 from domain.lifecycle.special_states import DocumentType
+from domain.people import mention
 
 DOCUMENT_NAMES = {
     DocumentType.INCIDENT_REPORT: "the case report",
@@ -32,7 +33,7 @@ def typed_decision(ctx: TurnContext) -> AnswerResult | None:
         return None
     responders = ctx.turn.responders
     if not may_answer(ctx.case, newest, last.author, responders=responders):
-        ctx.log.notes.append(f"Only the case's participants can answer: <@{last.author}>.")
+        ctx.log.notes.append(f"Only the case's participants can answer: {mention(last.author)}.")
         return None
     try:
         return answer(
@@ -54,7 +55,7 @@ def decision_note(result: AnswerResult) -> str:
     if result.outcome is AnswerOutcome.SUPERSEDED:
         return "That question no longer applies; a newer one replaced it."
     if result.outcome is AnswerOutcome.ALREADY_ANSWERED:
-        return f"<@{confirmation.answered_by}> already answered that question."
+        return f"{mention(confirmation.answered_by)} already answered that question."
     verdict = "accepted" if confirmation.state is ConfirmationState.ACCEPTED else "declined"
     decision = confirmation.decision.value if confirmation.decision else "?"
     moves = "".join(f" The case is now {t.to_status.value}." for t in result.transitions)
@@ -62,12 +63,12 @@ def decision_note(result: AnswerResult) -> str:
     asked = confirmation.prompt.rstrip()
     if moves and asked and asked[-1] not in ".?!":
         asked += "."  # "…Fix: roll back. The case is now resolved."
-    return f"<@{who}> answered {decision} ({verdict}): {asked}{moves}"
+    return f"{mention(who)} answered {decision} ({verdict}): {asked}{moves}"
 
 
 def follow_up_note(result: AnswerResult, documents: Sequence[DocumentView]) -> str:
     """What follows an answer whose question already shows the decision, in a few words:
-    "After <@U1>'s yes: the case is now resolved. Here is the case report." """
+    "After {@U1}'s yes: the case is now resolved. Here is the case report." """
     confirmation = result.confirmation
     decision = confirmation.decision.value if confirmation.decision else "answer"
     done = [f"the case is now {t.to_status.value}." for t in result.transitions[-1:]]
@@ -76,4 +77,4 @@ def follow_up_note(result: AnswerResult, documents: Sequence[DocumentView]) -> s
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         done.append(f"here {'is' if len(names) == 1 else 'are'} {listed}.")
     sentences = [done[0], *(s[0].upper() + s[1:] for s in done[1:])] if done else []
-    return " ".join([f"After <@{confirmation.answered_by}>'s {decision}:", *sentences])
+    return " ".join([f"After {mention(confirmation.answered_by)}'s {decision}:", *sentences])

@@ -46,6 +46,7 @@ from domain.llm import (
     LLMUnavailableError,
     ModelTier,
 )
+from domain.people import mention
 from domain.ports import Clock
 
 logger = logging.getLogger(__name__)
@@ -177,7 +178,7 @@ class TurnEngine:
         block_request(request, reason=reason, turn=ctx.case.current_turn)
         update_degraded_mode(ctx.case, now=ctx.now)
         ctx.case.add_participant(by)
-        lines = [f"Noted: <@{by}> can't get “{request.label}”."]
+        lines = [f"Noted: {mention(by)} can't get “{request.label}”."]
         lines.extend(f"Another way: {alt}" for alt in request.guidance.alternatives)
         parts = ReplyParts(kind=ReplyKind.DECISION, text="\n".join(lines), log=ctx.log)
         return TurnResult(ctx.case, build_reply(ctx.case, before, parts))

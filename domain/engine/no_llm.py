@@ -13,6 +13,7 @@ from domain.engine.intents import StatusIntent, parse_status_intent
 from domain.engine.schemas import StatusChangeRequest
 from domain.knowledge import KnowledgeBaseKind, RetrievedChunk
 from domain.lifecycle.status import CaseStatus
+from domain.people import mention
 
 MAX_EXCERPTS_SHOWN = 3
 EXCERPT_CHARS = 300
@@ -88,7 +89,7 @@ def propose_intent(ctx: TurnContext, intent: StatusIntent) -> None:
         ctx,
         StatusChangeRequest(
             to_status=intent.to_status,
-            reason=f"asked by <@{ctx.actor}>",
+            reason=f"asked by {mention(ctx.actor)}",
             resolution_summary=intent.detail if intent.to_status is CaseStatus.RESOLVED else None,
         ),
     )

@@ -10,7 +10,6 @@ from domain.engine.context import TurnLog
 from domain.engine.view import (
     CaseHeaderView,
     ConclusionView,
-    ConfirmationOption,
     ConfirmationPrompt,
     DebugInfo,
     DocumentView,
@@ -34,23 +33,13 @@ from domain.lifecycle.confirmations import (
     ConfirmationState,
     Decision,
     PendingConfirmation,
+    StatusChangePayload,
 )
 
 _HIDDEN_HYPOTHESES = frozenset({HypothesisStatus.REFUTED, HypothesisStatus.RETIRED})
-_YES_NO = [
-    ConfirmationOption(decision=Decision.YES, label="✅ Yes", style="primary"),
-    ConfirmationOption(decision=Decision.NO, label="❌ No"),
-]
-OPTIONS: dict[ConfirmationKind, list[ConfirmationOption]] = {
-    ConfirmationKind.REFUTATION: [
-        ConfirmationOption(decision=Decision.YES, label="✅ Confirm: evidence is accurate"),
-        ConfirmationOption(decision=Decision.NO, label="❌ Dispute: evidence may be wrong"),
-        ConfirmationOption(decision=Decision.UNSURE, label="🤔 Not sure: need to verify"),
-    ],
-    ConfirmationKind.PATH_CHOICE: [
-        ConfirmationOption(decision=Decision.YES, label="🩹 Mitigate first", style="primary"),
-        ConfirmationOption(decision=Decision.NO, label="🔬 Root cause first"),
-    ],
+_YES_NO = [Decision.YES, Decision.NO]
+OPTIONS: dict[ConfirmationKind, list[Decision]] = {
+    ConfirmationKind.REFUTATION: [Decision.YES, Decision.NO, Decision.UNSURE],
 }
 
 
@@ -74,11 +63,13 @@ def seen(case: Case) -> Seen:
 
 def confirmation_prompt(confirmation: PendingConfirmation) -> ConfirmationPrompt:
     """A confirmation with the buttons its kind needs."""
+    payload = confirmation.payload
     return ConfirmationPrompt(
         confirmation_id=confirmation.confirmation_id,
         kind=confirmation.kind,
         prompt=confirmation.prompt,
-        options=OPTIONS.get(confirmation.kind, _YES_NO),
+        options=list(OPTIONS.get(confirmation.kind, _YES_NO)),
+        to_status=payload.to_status if isinstance(payload, StatusChangePayload) else None,
     )
 
 

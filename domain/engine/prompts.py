@@ -26,6 +26,7 @@ from domain.knowledge import RetrievedChunk
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.transitions import current_strategy
 from domain.llm import ChatMessage
+from domain.people import mention
 from domain.ports import Clock
 from domain.prompt_files import contract_hash, load_prompt
 from domain.records import ConversationMessage, MessageRole
@@ -206,7 +207,7 @@ def _history(conversation: Sequence[ConversationMessage]) -> list[ChatMessage]:
             messages.append(ChatMessage(role="assistant", content=message.text))
         elif message.role is MessageRole.USER:
             messages.append(
-                ChatMessage(role="user", content=f"<@{message.author}>: {message.text}")
+                ChatMessage(role="user", content=f"{mention(message.author)}: {message.text}")
             )
     return messages
 
@@ -228,7 +229,7 @@ def _new_input(kind: PromptKind, context: PromptContext) -> str:
     lines = [f"NEW INPUT (turn {context.case.current_turn})"]
     for message in context.turn.messages:
         files = f" [shared files: {', '.join(message.file_ids)}]" if message.file_ids else ""
-        lines.append(f"<@{message.author}> (ts {message.ts}){files}: {message.text}")
+        lines.append(f"{mention(message.author)} (ts {message.ts}){files}: {message.text}")
     lines.extend(_upload(upload) for upload in context.turn.files)
     lines.extend(f"System note: {note}" for note in context.notes)
     if len(lines) == 1:

@@ -37,22 +37,16 @@ class ReplyKind(StrEnum):
     """A person answered a confirmation (button), nothing else happened."""
 
 
-class ConfirmationOption(View):
-    """One button of a confirmation."""
-
-    decision: Decision
-    label: str
-    style: str = ""
-    """'primary', 'danger' or '' (Block Kit button styles)."""
-
-
 class ConfirmationPrompt(View):
     """A question for the people, with its buttons (typed yes/no works too)."""
 
     confirmation_id: str
     kind: ConfirmationKind
     prompt: str
-    options: list[ConfirmationOption]
+    options: list[Decision]
+    """The answers offered, in order (how each is worded is the renderer's business)."""
+    to_status: CaseStatus | None = None
+    """For a status change: the status a yes moves the case to."""
 
 
 class RequestCard(View):

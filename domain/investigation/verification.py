@@ -8,6 +8,7 @@ from enum import StrEnum
 from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, utc_now
+from domain.people import mention
 
 
 class TemporalState(StrEnum):
@@ -181,7 +182,7 @@ def choose_path(
         update={
             "path": path,
             "auto_selected": False,
-            "rationale": f"Chosen by <@{by}>",
+            "rationale": f"Chosen by {mention(by)}",
             "alternate_path": other,
             "selected_at": now,
             "selected_by": by,

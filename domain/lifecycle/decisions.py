@@ -17,6 +17,7 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.effects import apply_effect
 from domain.lifecycle.status import CaseStatusTransition
+from domain.people import mention
 
 
 class AnswerOutcome(StrEnum):
@@ -80,7 +81,7 @@ def answer(
     if not current.is_pending:
         return AnswerResult(AnswerOutcome.ALREADY_ANSWERED, current)
     if not may_answer(case, current, by, responders=responders):
-        raise NotAllowedToAnswerError(f"<@{by}> may not answer this question")
+        raise NotAllowedToAnswerError(f"{mention(by)} may not answer this question")
     if decision is Decision.UNSURE and current.kind is not ConfirmationKind.REFUTATION:
         raise PreconditionFailedError("only a refutation can be answered with 'not sure'")
 

@@ -33,6 +33,7 @@ from domain.lifecycle.transitions import (
     can_mark_resolved,
     can_start_investigation,
 )
+from domain.people import mention
 
 REFUTED_CONFIDENCE_DEFAULT = 0.8
 
@@ -70,7 +71,7 @@ def _declined(case: Case, confirmation: PendingConfirmation) -> None:
 def _status_change(
     case: Case, payload: StatusChangePayload, *, by: str, now: datetime, cid: str
 ) -> None:
-    reason = payload.reason or f"requested by <@{by}>"
+    reason = payload.reason or f"requested by {mention(by)}"
     if payload.to_status is CaseStatus.INVESTIGATING:
         _confirm_statement(case, now=now)
         _decide_to_investigate(case, now=now)

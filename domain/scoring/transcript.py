@@ -18,6 +18,7 @@ from domain.investigation.evidence import Evidence, UploadedFile
 from domain.investigation.evidence_requests import EvidenceRequest, EvidenceStatus
 from domain.investigation.hypotheses import Hypothesis
 from domain.investigation.turns import TurnProgress
+from domain.people import mention
 from domain.records import AuditEntry, ConversationMessage, MessageRole
 
 MESSAGE_CHARS = 1500
@@ -57,14 +58,16 @@ def build_transcript(material: CaseMaterial) -> str:
 def alert_data(material: CaseMaterial) -> str:
     """What opened the case: how, by whom, and the first message (the alert or report)."""
     case = material.case
-    lines = [f"Opened {_when(case.created_at)} by <@{case.user_id}>."]
+    lines = [f"Opened {_when(case.created_at)} by {mention(case.user_id)}."]
     opening = next((e for e in material.audit if "opened_by" in e.detail), None)
     if opening is not None:
         extra = {k: v for k, v in opening.detail.items() if k not in ("ts", "opened_by")}
         lines.extend(f"{key}: {_short(str(value), ITEM_CHARS)}" for key, value in extra.items())
     first = next((m for m in material.conversation if m.role is MessageRole.USER), None)
     if first is not None:
-        lines.append(f"First message, from <@{first.author}>:\n{_short(first.text, MESSAGE_CHARS)}")
+        lines.append(
+            f"First message, from {mention(first.author)}:\n{_short(first.text, MESSAGE_CHARS)}"
+        )
     else:
         lines.append(f"Title: {case.title or 'untitled'}")
     return "\n".join(lines)
@@ -105,7 +108,7 @@ def _conversation(material: CaseMaterial) -> list[str]:
         elif message.role is MessageRole.ASSISTANT:
             who = BOT_NAME
         else:
-            who = f"<@{message.author}>"
+            who = f"{mention(message.author)}"
         files = f" [shared files: {', '.join(message.files)}]" if message.files else ""
         text = _short(message.text, MESSAGE_CHARS)
         lines.append(f"[{_when(message.created_at)}] {who}{files}: {text}")
@@ -120,7 +123,7 @@ def _upload(file: UploadedFile) -> str:
         facts.append(f"{file.redactions} secrets redacted")
     return (
         f"- {file.filename} ({file.file_id}; {', '.join(facts)}) uploaded by "
-        f"<@{file.uploaded_by}> at {_when(file.uploaded_at)}"
+        f"{mention(file.uploaded_by)} at {_when(file.uploaded_at)}"
     )
 
 
@@ -157,7 +160,7 @@ def _request_outcome(request: EvidenceRequest) -> str:
 def _evidence(evidence: Evidence) -> str:
     line = (
         f"- {evidence.evidence_id} (turn {evidence.collected_at_turn}, "
-        f"{evidence.source_type.value}, from <@{evidence.collected_by}>): "
+        f"{evidence.source_type.value}, from {mention(evidence.collected_by)}): "
         f"{_end(_short(evidence.summary, ITEM_CHARS))}"
     )
     if evidence.key_findings:
@@ -219,8 +222,8 @@ def _conclusions(case: Case) -> list[str]:
         lines.append(_root_cause(case.root_cause_conclusion))
     for solution in case.solutions:
         kind = "mitigation" if solution.is_mitigation else solution.solution_type.value
-        applied = f", applied by <@{solution.applied_by}>" if solution.applied_by else ""
-        verified = f", verified by <@{solution.verified_by}>" if solution.verified_by else ""
+        applied = f", applied by {mention(solution.applied_by)}" if solution.applied_by else ""
+        verified = f", verified by {mention(solution.verified_by)}" if solution.verified_by else ""
         commands = "; ".join(f"`{c}`" for c in solution.commands)
         lines.append(
             f"Solution ({kind}{applied}{verified}): {_end(solution.title)}"
@@ -256,7 +259,7 @@ def _decisions(material: CaseMaterial) -> list[str]:
     # Questions first: at the same moment, a status change follows the question that allowed it.
     for confirmation in case.confirmations:
         answer = (
-            f"{confirmation.decision.value} by <@{confirmation.answered_by}>"
+            f"{confirmation.decision.value} by {mention(confirmation.answered_by)}"
             if confirmation.decision is not None
             else confirmation.state.value
         )
@@ -268,7 +271,7 @@ def _decisions(material: CaseMaterial) -> list[str]:
         (
             t.triggered_at,
             f"Status {t.from_status.value} → {t.to_status.value}, confirmed by "
-            f"<@{t.triggered_by}>: {_short(t.reason, ITEM_CHARS)}",
+            f"{mention(t.triggered_by)}: {_short(t.reason, ITEM_CHARS)}",
         )
         for t in case.status_history
     )
@@ -283,7 +286,7 @@ def _told(entry: AuditEntry) -> bool:
 
 def _audit_line(entry: AuditEntry) -> str:
     detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
-    return f"<@{entry.actor}> {entry.action} via {entry.source}" + (
+    return f"{mention(entry.actor)} {entry.action} via {entry.source}" + (
         f" ({detail})" if detail else ""
     )
 

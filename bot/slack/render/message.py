@@ -20,6 +20,7 @@ from slack_sdk.models.blocks import (
 )
 
 from bot.slack.render.text import shorten, split_text
+from domain.people import named
 
 SECTION_TEXT_MAX = 3000
 FALLBACK_MAX = 3000
@@ -37,12 +38,27 @@ class SlackMessage:
     blocks: tuple[Block, ...] = field(default_factory=tuple)
 
     def block_dicts(self) -> list[dict[str, Any]]:
-        """The blocks as Slack JSON."""
-        return [block.to_dict() for block in self.blocks]
+        """The blocks as Slack JSON, people written as Slack mentions."""
+        return [_mentions(block.to_dict()) for block in self.blocks]
 
     def payload(self) -> dict[str, Any]:
         """Keyword arguments for the Web API."""
-        return {"text": self.text, "blocks": self.block_dicts()}
+        return {"text": slack_people(self.text), "blocks": self.block_dicts()}
+
+
+def slack_people(text: str) -> str:
+    """The core's references to people (``{@U123}``) as Slack mentions (``<@U123>``)."""
+    return named(text, "<@{}>")
+
+
+def _mentions(value: Any) -> Any:
+    if isinstance(value, str):
+        return slack_people(value)
+    if isinstance(value, dict):
+        return {key: _mentions(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_mentions(item) for item in value]
+    return value
 
 
 def message(blocks: Iterable[Block], text: str | None = None) -> SlackMessage:
@@ -50,7 +66,7 @@ def message(blocks: Iterable[Block], text: str | None = None) -> SlackMessage:
     materialised = tuple(blocks)
     fallback = text if text is not None else fallback_text(materialised)
     pieces = split_text(fallback, FALLBACK_MAX) or ["FaultMaven"]
-    return SlackMessage(text=pieces[0], blocks=materialised)
+    return SlackMessage(text=slack_people(pieces[0]), blocks=materialised)
 
 
 def fallback_text(blocks: Sequence[Block]) -> str:

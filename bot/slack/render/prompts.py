@@ -14,31 +14,52 @@ from bot.slack.render.message import (
 )
 from bot.slack.render.text import escape
 from domain.engine.view import ConfirmationPrompt
-from domain.lifecycle.confirmations import Decision
+from domain.lifecycle.confirmations import ConfirmationKind, Decision
 
 DECIDED_ICONS = {True: "✅", False: "❌"}
+Label = tuple[str, str | None]
+"""A button's words and Block Kit style."""
+YES_NO: dict[Decision, Label] = {Decision.YES: ("✅ Yes", "primary"), Decision.NO: ("❌ No", None)}
+LABELS: dict[ConfirmationKind, dict[Decision, Label]] = {
+    ConfirmationKind.REFUTATION: {
+        Decision.YES: ("✅ Confirm: evidence is accurate", None),
+        Decision.NO: ("❌ Dispute: evidence may be wrong", None),
+        Decision.UNSURE: ("🤔 Not sure: need to verify", None),
+    },
+    ConfirmationKind.PATH_CHOICE: {
+        Decision.YES: ("🩹 Mitigate first", "primary"),
+        Decision.NO: ("🔬 Root cause first", None),
+    },
+}
+"""How each kind of question's answers read on its buttons (every other kind: Yes / No)."""
+
+
+def label(prompt: ConfirmationPrompt, decision: Decision) -> Label:
+    """The words and style of one answer's button."""
+    return LABELS.get(prompt.kind, YES_NO).get(decision) or (decision.value.title(), None)
 
 
 def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: bool) -> SlackMessage:
     """A question with its buttons; a final change (closing, resolving) asks "are you sure?"."""
     buttons = []
-    for option in prompt.options:
+    for decision in prompt.options:
         value = AnswerValue(
-            case_id=case_id, confirmation_id=prompt.confirmation_id, decision=option.decision
+            case_id=case_id, confirmation_id=prompt.confirmation_id, decision=decision
         )
         dialog = None
-        if final and option.decision is Decision.YES:
+        if final and decision is Decision.YES:
             dialog = confirm_dialog(
                 "Are you sure?",
                 "This makes the case final: it can't be reopened.",
                 yes="Yes, do it",
             )
+        words, style = label(prompt, decision)
         buttons.append(
             button(
-                option.label,
-                action_id=action_id(ActionId.ANSWER, option.decision.value),
+                words,
+                action_id=action_id(ActionId.ANSWER, decision.value),
                 value=value.dump(),
-                style=option.style or None,
+                style=style,
                 confirm=dialog,
             )
         )

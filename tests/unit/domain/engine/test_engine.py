@@ -78,7 +78,7 @@ async def test_a_typed_yes_confirms_the_statement_and_the_model_hears_of_it() ->
     assert result.case.consulting.problem_statement_confirmed
     (call,) = rig.llm.calls
     assert call.template == "investigating"
-    assert "System note: <@U_OPENER> answered yes (accepted)" in call.messages[-1].content
+    assert "System note: {@U_OPENER} answered yes (accepted)" in call.messages[-1].content
     assert result.reply.text == "Starting the investigation."
     assert result.reply.header.status is CaseStatus.INVESTIGATING
 
@@ -93,7 +93,7 @@ async def test_only_allowed_people_answer_by_typing() -> None:
     )
 
     assert result.case.status is CaseStatus.CONSULTING
-    assert result.reply.notices == ["Only the case's participants can answer: <@U_STRANGER>."]
+    assert result.reply.notices == ["Only the case's participants can answer: {@U_STRANGER}."]
 
 
 async def test_not_sure_is_only_an_answer_to_a_refutation() -> None:
@@ -154,7 +154,7 @@ async def test_a_typed_answer_survives_a_failed_model() -> None:
 
     assert result.case.status is CaseStatus.INVESTIGATING
     assert result.reply.kind is ReplyKind.FAULT
-    assert result.reply.text.startswith("<@U_OPENER> answered yes")
+    assert result.reply.text.startswith("{@U_OPENER} answered yes")
 
 
 async def test_an_unreachable_model_gives_a_plain_turn_that_records_evidence() -> None:
@@ -189,7 +189,7 @@ async def test_without_a_model_status_changes_are_asked_for_when_requested(
     (confirmation,) = result.reply.confirmations
     payload = result.case.find_confirmation(confirmation.confirmation_id).payload  # type: ignore[union-attr]
     assert payload == StatusChangePayload(
-        to_status=status, reason="asked by <@U_OPENER>", resolution_summary=summary
+        to_status=status, reason="asked by {@U_OPENER}", resolution_summary=summary
     )
     assert result.case.status is CaseStatus.INVESTIGATING
     assert result.case.evidence == []
@@ -326,7 +326,7 @@ async def test_a_button_applies_once_and_says_what_happened() -> None:
     assert case.find_confirmation(cf.confirmation_id).is_pending  # type: ignore[union-attr]
     assert first.reply.kind is ReplyKind.DECISION
     assert "answered no (declined)" in first.reply.text
-    assert again.reply.text == "<@U_OPENER> already answered that question."
+    assert again.reply.text == "{@U_OPENER} already answered that question."
     assert again.case.status is CaseStatus.CONSULTING
 
 
@@ -346,7 +346,7 @@ async def test_what_a_yes_did_reads_as_sentences(prompt: str, said: str) -> None
         case=case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.YES
     )
 
-    assert result.reply.text == f"<@U_OPENER> answered yes (accepted): {said}"
+    assert result.reply.text == f"{{@U_OPENER}} answered yes (accepted): {said}"
 
 
 async def test_a_superseded_question_says_so() -> None:

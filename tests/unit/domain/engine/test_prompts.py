@@ -183,14 +183,14 @@ def test_recent_conversation_becomes_chat_history() -> None:
     messages = render(new_case(), turn=TurnInput(conversation=history)).messages
 
     assert [m.role for m in messages[1:-1]] == ["user"] * 10 + ["assistant"]
-    assert messages[1].content == "<@U1>: hi"
+    assert messages[1].content == "{@U1}: hi"
 
 
 def test_an_empty_turn_asks_for_a_review_and_notes_are_passed_on() -> None:
-    prompt = render(investigating_case(), notes=["<@U1> answered yes"])
+    prompt = render(investigating_case(), notes=["{@U1} answered yes"])
 
     newest = prompt.messages[-1].content
-    assert "System note: <@U1> answered yes" in newest
+    assert "System note: {@U1} answered yes" in newest
     assert "(nothing new" not in newest
     assert "(nothing new" in render(investigating_case()).messages[-1].content
 

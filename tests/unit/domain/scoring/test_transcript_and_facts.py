@@ -21,19 +21,19 @@ def test_the_transcript_holds_messages_uploads_requests_evidence_and_decisions()
 
     for expected in (
         "Case FM-7K3Q: payments 500s",
-        f"<@U_OPENER>: {ALERT}",
+        f"{{@U_OPENER}}: {ALERT}",
         "FaultMaven: Please share the payments-api error log",
         "[shared files: file_app_log]",
         "app.log (file_app_log; 123,456 bytes, 2,048 lines, 3 secrets redacted)",
         '"Error logs" (asked in turn 2)',
         "Suggested commands: `kubectl logs deploy/payments-api --since=1h`",
         "Outcome: complete (90% complete, turn 3)",
-        "ev_logs (turn 3, log_file, from <@U_OPENER>): ConnectionPoolTimeout",
+        "ev_logs (turn 3, log_file, from {@U_OPENER}): ConnectionPoolTimeout",
         "hyp_pool (validated, likelihood 85%",
         "Root cause (92%, verified, by agent): Release 2026.11.21-3",
-        "Status investigating → resolved, confirmed by <@U_OPENER>",
+        "Status investigating → resolved, confirmed by {@U_OPENER}",
         'Asked (refutation) "The logs contradict the network hypothesis. Refute it?" → no',
-        "<@U_HELPER> confirmation.answered via slack:button (decision=yes)",
+        "{@U_HELPER} confirmation.answered via slack:button (decision=yes)",
         "asked for logs",
     ):
         assert expected in text, expected
@@ -58,9 +58,9 @@ def test_long_messages_are_shortened_between_words_and_marked() -> None:
 def test_the_alert_data_is_how_the_case_was_opened_and_its_first_message() -> None:
     text = alert_data(material())
 
-    assert "by <@U_OPENER>" in text
+    assert "by {@U_OPENER}" in text
     assert "source: slack:shortcut" in text
-    assert f"First message, from <@U_OPENER>:\n{ALERT}" in text
+    assert f"First message, from {{@U_OPENER}}:\n{ALERT}" in text
 
 
 def test_an_empty_case_still_has_every_section() -> None:

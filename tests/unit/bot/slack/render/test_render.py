@@ -198,3 +198,33 @@ def test_a_long_answer_is_split_between_sentences_and_over_several_messages(
     assert len(answer) > 1
     assert all(section.endswith("deploy.") for section in answer)
     assert sum(section.count("The pool") for section in answer) == 12 * paragraphs
+
+
+def test_buttons_are_worded_by_the_renderer_for_each_kind_of_question() -> None:
+    from bot.slack.render.prompts import confirmation_message
+    from domain.engine.view import ConfirmationPrompt
+    from domain.lifecycle.confirmations import ConfirmationKind, Decision
+
+    refute = ConfirmationPrompt(
+        confirmation_id="conf_1",
+        kind=ConfirmationKind.REFUTATION,
+        prompt="Refute it?",
+        options=[Decision.YES, Decision.NO, Decision.UNSURE],
+    )
+    choose = ConfirmationPrompt(
+        confirmation_id="conf_2",
+        kind=ConfirmationKind.PATH_CHOICE,
+        prompt="Which first?",
+        options=[Decision.YES, Decision.NO],
+    )
+
+    def labels(prompt: ConfirmationPrompt) -> list[str]:
+        blocks = confirmation_message(prompt, case_id="case_1", final=False).block_dicts()
+        return [e["text"]["text"] for b in blocks if b["type"] == "actions" for e in b["elements"]]
+
+    assert labels(refute) == [
+        "✅ Confirm: evidence is accurate",
+        "❌ Dispute: evidence may be wrong",
+        "🤔 Not sure: need to verify",
+    ]
+    assert labels(choose) == ["🩹 Mitigate first", "🔬 Root cause first"]
