@@ -61,7 +61,7 @@ class Caller:
         self,
         config: GatewayConfig,
         *,
-        litellm: Callable[[], Any],
+        litellm: Callable[[], Awaitable[Any]],
         recorder: LLMCallRecorder,
         clock: Clock | None,
         sleep: Callable[[float], Awaitable[None]],
@@ -122,7 +122,7 @@ class Caller:
         raise LLMRefusedError(cause, model=model, detail=detail)
 
     async def _once(self, model: str, messages: list[Message], extra: dict[str, Any]) -> Completion:
-        litellm = self._litellm()
+        litellm = await self._litellm()
         config = self._config
         options: dict[str, Any] = {"num_retries": 0, "max_retries": 0, "timeout": config.timeout_s}
         options.update(extra)

@@ -8,8 +8,8 @@ with a refusal (bad request, key, model name, content filter, context size) rais
 ``LLMRefusedError`` naming the cause; it is not retried.
 Retries are our own bounded loop (exponential backoff with jitter, ``Retry-After`` honoured), so
 litellm's and the OpenAI client's hidden retries are switched off. litellm is imported on first
-use, never at import time; ``LITELLM_LOCAL_MODEL_COST_MAP=True`` must already be set (the Makefile
-exports it).
+use on a worker thread, never at import time nor on the event loop (its import takes seconds);
+``LITELLM_LOCAL_MODEL_COST_MAP=True`` must already be set (the Makefile exports it).
 """
 
 from __future__ import annotations
@@ -81,10 +81,14 @@ class LiteLLMGateway:
     ) -> None:
         self._config = config
         self._module: Any = None
+        self._warm = False
+        self._loading: asyncio.Future[None] | None = None
         self._caller = Caller(
-            config, litellm=self._litellm, recorder=recorder, clock=clock, sleep=sleep, draw=jitter
+            config, litellm=self._loaded, recorder=recorder, clock=clock, sleep=sleep, draw=jitter
         )
         self._windows: dict[str, int] = {}
+        self._counted: set[str] = set()
+        """Models whose first prompt was counted (their tokenizer is built)."""
         self._book: ModeBook | None = None
 
     @property
@@ -93,7 +97,7 @@ class LiteLLMGateway:
         return bool(self._config.model)
 
     def load(self) -> None:
-        """Import litellm now (at start-up, on a worker thread), not during the first call.
+        """Import litellm now (blocking: `warm` runs it on a worker thread), not in the first call.
 
         Also what litellm and the OpenAI client import only when the first request goes out
         (~0.4 s, most of it holding the event loop, with every case waiting).
@@ -115,7 +119,28 @@ class LiteLLMGateway:
         for model in dict.fromkeys(m for m in models if m):
             self._budget(model)
             litellm.token_counter(model=model, messages=WARM_UP_PROMPT)
+            self._counted.add(model)
             self.mode(model)
+        self._warm = True
+
+    async def warm(self) -> None:
+        """`load` on a worker thread, once; every caller waits for that same load.
+
+        The warm-up starts it; a turn that comes meanwhile waits for all of it (not just the
+        import, or its first call would import the rest on the event loop, racing the warm-up
+        for the import lock), while the event loop goes on acknowledging Slack.
+        """
+        if self._warm:
+            return
+        loading = self._loading
+        if (
+            loading is None
+            or loading.done()
+            or loading.get_loop() is not asyncio.get_running_loop()
+        ):
+            loading = self._loading = asyncio.ensure_future(asyncio.to_thread(self.load))
+        # Shielded: a turn given up on must not cancel the load the others wait for.
+        await asyncio.shield(loading)
 
     def models(self) -> list[tuple[ModelTier, str]]:
         """Each configured tier and the model serving it (empty in no-LLM mode)."""
@@ -192,7 +217,7 @@ class LiteLLMGateway:
     async def _structured(
         self, model: str, messages: Sequence[ChatMessage], schema: type[ReplyT], call: Call
     ) -> ReplyT:
-        fitted = self._fit(model, messages)
+        fitted = await self._fitted(model, messages)
         while True:
             mode = self.mode(model)
             try:
@@ -260,7 +285,8 @@ class LiteLLMGateway:
         return retry, mode
 
     async def _text(self, model: str, messages: Sequence[ChatMessage], call: Call) -> str:
-        completion = await self._caller.complete(model, self._fit(model, messages), {}, call)
+        fitted = await self._fitted(model, messages)
+        completion = await self._caller.complete(model, fitted, {}, call)
         await self._caller.record(model, call, completion, LLMCallOutcome.OK)
         return completion.content
 
@@ -278,6 +304,24 @@ class LiteLLMGateway:
             litellm.disable_hf_tokenizer_download = True
             self._module = litellm
         return self._module
+
+    async def _loaded(self) -> Any:
+        """litellm, once `warm` has loaded it (never imported on the event loop)."""
+        await self.warm()
+        return self._litellm()
+
+    async def _fitted(self, model: str, messages: Sequence[ChatMessage]) -> list[Message]:
+        """``messages`` fitted to the window; a model's first count runs off the event loop.
+
+        The first count looks the model's window up (for some providers, by asking the server)
+        and builds the tokenizer: a second or more that would hold every case's turn.
+        """
+        await self._loaded()
+        if model in self._counted:
+            return self._fit(model, messages)
+        fitted = await asyncio.to_thread(self._fit, model, messages)
+        self._counted.add(model)
+        return fitted
 
     def _budget(self, model: str) -> int:
         """Tokens a prompt to ``model`` may take: its window less the reserve for the reply."""
