@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from lancedb.query import FullTextOperator, MatchQuery
 
-from rag.embeddings.embedder import Embedder, VectorCache, Vectors
+from rag.embeddings.embedder import Embedder, VectorCache, Vectors, waits_for_model
 from rag.store.tables import KnowledgeStore, TableName
 
 FETCH_PER_SIDE = 30
@@ -74,11 +74,19 @@ class HybridRetriever:
         keywords = keyword_query(query)
         text_task = asyncio.create_task(self._text_side(table, keywords, where))
         try:
-            vector = await self._query_vector(query)
-            vector_rows = await self._vector_side(table, vector, where, self._fetch)
+            vector_rows = await self._vector_rows(table, query, where)
         finally:
             every, some = await text_task
         return fuse([every, some, vector_rows], limit)
+
+    async def _vector_rows(self, table: TableName, query: str, where: str) -> list[dict[str, Any]]:
+        """The vector side; skipped while the model loads if nothing is there to find."""
+        # A case with no uploads and an empty knowledge base must not wait for the model the
+        # warm-up is still loading just to learn that.
+        if waits_for_model(self._embedder) and not await self._store.count(table, where):
+            return []
+        vector = await self._query_vector(query)
+        return await self._vector_side(table, vector, where, self._fetch)
 
     async def _query_vector(self, query: str) -> Vectors:
         """The query's vector; filters relaxed one by one ask for the same query again."""

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rag.embeddings.backend import load_encoder
+from rag.embeddings.gate import ModelGate
 
 logger = logging.getLogger(__name__)
 
@@ -87,15 +88,22 @@ def warm_model(path: Path, export_dir: Path | None = None) -> None:
 class SentenceTransformerEmbedder:
     """The local model (bundled all-MiniLM-L6-v2 by default), encoding off the event loop.
 
-    It runs from the model's ONNX copy when `export_dir` holds one, else on torch.
+    It runs from the model's ONNX copy when `export_dir` holds one, else on torch. With a `gate`,
+    vectors wait until the process's warm-up has loaded the model (see rag.embeddings.gate).
     """
 
     def __init__(
-        self, model_path: Path, *, export_dir: Path | None = None, batch_size: int = BATCH_SIZE
+        self,
+        model_path: Path,
+        *,
+        export_dir: Path | None = None,
+        batch_size: int = BATCH_SIZE,
+        gate: ModelGate | None = None,
     ) -> None:
         self._path = model_path
         self._export_dir = export_dir
         self._batch_size = batch_size
+        self._gate = gate
         self._coalescers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Coalescer] = (
             weakref.WeakKeyDictionary()
         )
@@ -107,6 +115,11 @@ class SentenceTransformerEmbedder:
         if configured is not None:
             return configured
         return load_model(self._path, self._export_dir).dimension
+
+    @property
+    def ready(self) -> bool:
+        """Whether vectors are computed without waiting for the model to load."""
+        return self._gate is None or self._gate.is_open
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         """Vectors for one batch, computed on this thread (blocking)."""
@@ -121,6 +134,8 @@ class SentenceTransformerEmbedder:
         while the model was busy: cases searching at the same time share forward passes, and a
         query asked by several searches of one turn is encoded once.
         """
+        if self._gate is not None:
+            await self._gate.wait()
         if 0 < len(texts) <= SMALL_REQUEST:
             vectors = await self._coalescer().embed(texts)
             if on_batch is not None:
@@ -143,6 +158,11 @@ class SentenceTransformerEmbedder:
         if coalescer is None:
             coalescer = self._coalescers[loop] = _Coalescer(self.encode, self._batch_size)
         return coalescer
+
+
+def waits_for_model(embedder: Embedder) -> bool:
+    """Whether vectors from `embedder` would wait now for its model to finish loading."""
+    return isinstance(embedder, SentenceTransformerEmbedder) and not embedder.ready
 
 
 _Request = tuple[list[str], "asyncio.Future[Vectors]"]
