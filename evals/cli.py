@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from domain.llm import LLMCallRecord, LLMPort, MemoryCallRecorder
-from evals.report import to_markdown, write
 from evals.runner import DEFAULT_CONCURRENCY, LLMFactory, RunOptions, run_suite, shared
 from evals.scenario import SCENARIO_DIR, Scenario, load_scenarios, scenario_set_hash
-from evals.scoreboard import RunInfo, Scoreboard, build_scoreboard
-from evals.scripted import Style, scripted
+from evals.scoring.report import to_markdown, write
+from evals.scoring.scoreboard import RunInfo, Scoreboard, build_scoreboard
+from evals.scripted.investigators import Style, scripted
 
 DEFAULT_OUT = Path("eval-results")
 EXIT_UNSAFE = 1

@@ -24,7 +24,7 @@ from domain.lifecycle.confirmations import (
 from domain.lifecycle.status import CaseStatus
 from evals.matching import hits, keyword_score
 from evals.scenario import Kind, Scenario, SharedItem, Unavailable
-from evals.verdicts import claim_correct
+from evals.scoring.verdicts import claim_correct
 
 MAX_IDLE = 2
 IDLE_TEXT = "I have nothing new to add. What do you need from me next?"

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from domain.errors import DomainError
 from domain.llm import LLMCallRecord, LLMPort
 from evals.engineer import SimulatedEngineer
-from evals.grading import ScenarioResult, grade
-from evals.judging import judge_session
 from evals.knowledge import EvalKnowledge, load_runbooks
 from evals.scenario import Scenario
+from evals.scoring.grading import ScenarioResult, grade
+from evals.scoring.judging import judge_session
 from evals.session import Session, SimClock
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from domain.errors import NotFoundError
 from domain.workflows.alert_groups import AlertGroupRecord, GroupTouch
 from domain.workflows.signals import SignalGroup, SignalStatus
 from storage.db import affected, writing
-from storage.tables import AlertGroupRow
+from storage.schema.tables import AlertGroupRow
 
 TOUCH_ATTEMPTS = 3
 

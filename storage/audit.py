@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.records import AuditEntry
 from storage.db import writing
-from storage.tables import AuditRow
+from storage.schema.tables import AuditRow
 
 
 class SqlAuditRepository:

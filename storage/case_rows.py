@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.status import CaseStatusTransition
-from storage.tables import AuditRow, CaseRow, ConfirmationRow
+from storage.schema.tables import AuditRow, CaseRow, ConfirmationRow
 
 CROCKFORD_BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 SHORT_ID_PREFIX = "FM-"

@@ -22,7 +22,7 @@ from storage.case_rows import (
     transition_audit_rows,
 )
 from storage.db import affected, any_row, writing
-from storage.tables import CaseRow, ConfirmationRow
+from storage.schema.tables import CaseRow, ConfirmationRow
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.errors import NotFoundError
 from domain.records import StoredFile
 from storage.db import affected, any_row, writing
-from storage.tables import CaseRow, FileRow
+from storage.schema.tables import CaseRow, FileRow
 
 
 class SqlFileRepository:

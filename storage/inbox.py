@@ -26,7 +26,7 @@ from domain.base import utc_now
 from domain.errors import NotFoundError
 from storage.db import affected, any_row, writing
 from storage.queue import InboxItem, InboxStatus
-from storage.tables import InboxRow
+from storage.schema.tables import InboxRow
 
 PENDING, PROCESSING = InboxStatus.PENDING.value, InboxStatus.PROCESSING.value
 UNLOCKED: dict[str, Any] = {"locked_at": None, "locked_by": None}

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.llm import LLMCallOutcome, LLMCallRecord
 from storage.db import writing
-from storage.tables import LLMCallRow
+from storage.schema.tables import LLMCallRow
 
 
 class SqlLLMCallRepository:

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.records import PostedKind, PostedMessage
 from storage.db import writing
-from storage.tables import PostedMessageRow
+from storage.schema.tables import PostedMessageRow
 
 
 class SqlPostedMessageRepository:

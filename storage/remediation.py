@@ -12,7 +12,7 @@ from domain.errors import NotFoundError
 from domain.workflows.catalog import RiskLevel
 from domain.workflows.remediation import ExecutionResult, RemediationStrategy, StrategyStatus
 from storage.db import affected, writing
-from storage.tables import RemediationRow
+from storage.schema.tables import RemediationRow
 
 PROPOSED = StrategyStatus.PROPOSED.value
 

@@ -154,7 +154,7 @@ def _kb_search(args: argparse.Namespace, settings: Settings) -> int:
 def _db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
-    from storage.migrate import upgrade
+    from storage.schema.migrate import upgrade
 
     try:
         upgrade(settings.database_url)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class Migrations(Protocol):
-    """The part of `storage.migrate` the doctor reads."""
+    """The part of `storage.schema.migrate` the doctor reads."""
 
     def current_revision(self, url: str) -> str | None: ...
 
@@ -23,7 +23,7 @@ class Migrations(Protocol):
 
 def load_migrations() -> Migrations:
     """Import the real migration module only when the database check needs it."""
-    import storage.migrate as migrate
+    import storage.schema.migrate as migrate
 
     return migrate
 

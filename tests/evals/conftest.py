@@ -11,8 +11,8 @@ import pytest
 from domain.llm import MemoryCallRecorder
 from evals.runner import run_suite
 from evals.scenario import load_scenarios
-from evals.scoreboard import RunInfo, Scoreboard, build_scoreboard
-from evals.scripted import Style, scripted
+from evals.scoring.scoreboard import RunInfo, Scoreboard, build_scoreboard
+from evals.scripted.investigators import Style, scripted
 
 
 def scripted_board(style: Style) -> Scoreboard:

@@ -12,7 +12,7 @@ import pytest
 from domain.llm import MemoryCallRecorder
 from evals.cli import EXIT_USAGE, main
 from evals.scenario import load_scenarios
-from evals.scripted import ScriptedInvestigator, Style
+from evals.scripted.investigators import ScriptedInvestigator, Style
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from evals.matching import Phrasing, keyword_score
 from evals.scenario import load_scenarios
-from evals.verdicts import chases_red_herring, claim_correct
+from evals.scoring.verdicts import chases_red_herring, claim_correct
 
 (POOL,) = load_scenarios(only=["db-pool-cut"])
 (WATCHDOG,) = load_scenarios(only=["alertmanager-watchdog"])

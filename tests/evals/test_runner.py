@@ -13,7 +13,7 @@ from domain.llm import ChatMessage, MemoryCallRecorder, ModelTier
 from domain.scoring.judge import current_criteria
 from evals.runner import RunOptions, run_suite
 from evals.scenario import Scenario, load_scenarios
-from evals.scripted import ScriptedInvestigator, Style
+from evals.scripted.investigators import ScriptedInvestigator, Style
 
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
 SCENARIOS = load_scenarios(only=["db-pool-cut", "k8s-oom-kill", "maintenance-blip"])

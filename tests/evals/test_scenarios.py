@@ -15,9 +15,9 @@ from domain.investigation.verification import (
 )
 from evals.engineer import SimulatedEngineer
 from evals.matching import hits, says_any
-from evals.playbooks import POOR_REQUESTS, Competent, request_for
 from evals.scenario import SCENARIO_DIR, Kind, Scenario, load_scenario, load_scenarios
-from evals.verdicts import chases_red_herring, claim_correct
+from evals.scoring.verdicts import chases_red_herring, claim_correct
+from evals.scripted.playbooks import POOR_REQUESTS, Competent, request_for
 
 EVALS = SCENARIO_DIR.parent
 SCENARIOS = load_scenarios()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from evals.compare import METRICS, shortfalls
 from evals.scenario import Kind
-from evals.scoreboard import Scoreboard
+from evals.scoring.compare import METRICS, shortfalls
+from evals.scoring.scoreboard import Scoreboard
 
 
 def test_the_competent_investigator_beats_the_poor_one_on_every_metric(

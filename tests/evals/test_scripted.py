@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from domain.engine.schemas import TerminalResponse
 from domain.llm import ChatMessage, MemoryCallRecorder, ModelTier
 from evals.scenario import load_scenarios
-from evals.scripted import ScriptedInvestigator, Style
+from evals.scripted.investigators import ScriptedInvestigator, Style
 
 (SCENARIO,) = load_scenarios(only=["db-pool-cut"])
 ASK = [ChatMessage(role="system", content="x" * 400), ChatMessage(role="user", content="hi")]

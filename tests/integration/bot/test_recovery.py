@@ -14,7 +14,7 @@ from bot.inbox.work import ScoreRunWork, to_item
 from domain.base import utc_now
 from domain.scoring.model import ScoringStatus, SessionScore
 from storage.queue import InboxStatus
-from storage.tables import InboxRow
+from storage.schema.tables import InboxRow
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer, delayed
 from tests.fakes.slack_samples import next_ts

@@ -12,7 +12,7 @@ from sqlalchemy import update
 from bot.wiring.runtime import instance_name
 from domain.scoring.lifecycle import ORPHANED_REASON
 from domain.scoring.model import ScoringStatus
-from storage.tables import InboxRow, ScoreRow
+from storage.schema.tables import InboxRow, ScoreRow
 from tests.fakes.gateway import gateway_for
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.llm_server import FakeLLMServer, delayed, reply

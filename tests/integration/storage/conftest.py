@@ -21,8 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from storage import Repositories, build_repositories
 from storage.db import create_engine, make_session_factory
-from storage.migrate import upgrade
-from storage.tables import Base
+from storage.schema.migrate import upgrade
+from storage.schema.tables import Base
 
 POSTGRES_URL = os.environ.get("FM_TEST_DATABASE_URL", "")
 RESET_SCHEMA = ("DROP SCHEMA public CASCADE", "CREATE SCHEMA public")

@@ -21,7 +21,7 @@ from domain.lifecycle.decisions import answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus
 from storage import Repositories, cases
-from storage.tables import CaseRow
+from storage.schema.tables import CaseRow
 from tests.integration.storage.builders import (
     HELPER,
     OPENER,

@@ -14,7 +14,7 @@ from domain.base import utc_now
 from storage import Repositories
 from storage import inbox as inbox_module
 from storage.queue import InboxItem, InboxStatus
-from storage.tables import InboxRow
+from storage.schema.tables import InboxRow
 from tests.integration.storage.builders import at
 
 

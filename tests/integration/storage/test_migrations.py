@@ -17,8 +17,8 @@ from sqlalchemy.engine import Connection
 from domain.scoring.model import Category
 from storage import SqlScoreRepository
 from storage.db import create_engine, make_session_factory
-from storage.migrate import current_revision, downgrade, head_revision, upgrade
-from storage.tables import Base
+from storage.schema.migrate import current_revision, downgrade, head_revision, upgrade
+from storage.schema.tables import Base
 
 TABLES = {
     "cases",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from storage.migrate import current_revision, head_revision
+from storage.schema.migrate import current_revision, head_revision
 
 REPLICAS = 3
-MIGRATE = "import sys; from storage.migrate import upgrade; upgrade(sys.argv[1])"
+MIGRATE = "import sys; from storage.schema.migrate import upgrade; upgrade(sys.argv[1])"
 
 
 async def _migrate_in_a_process(url: str) -> tuple[int, str]:

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.errors import NotFoundError
 from domain.records import AuditEntry, ConversationMessage, FileStatus, MessageRole, StoredFile
 from storage import Repositories
-from storage.tables import CaseRow, MessageRow
+from storage.schema.tables import CaseRow, MessageRow
 from tests.integration.storage.builders import OPENER, at, new_case
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.errors import NotFoundError, ScoringInProgressError
 from domain.scoring.model import ScoringStatus, SessionScore
 from storage import Repositories
-from storage.tables import ScoreRow
+from storage.schema.tables import ScoreRow
 from tests.integration.storage.builders import new_case
 
 HASH = "f" * 64

@@ -139,9 +139,9 @@ def test_db_upgrade_migrates_the_configured_database(
     clean_env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     upgraded: list[str] = []
-    fake = types.ModuleType("storage.migrate")
+    fake = types.ModuleType("storage.schema.migrate")
     fake.upgrade = upgraded.append  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "storage.migrate", fake)
+    monkeypatch.setitem(sys.modules, "storage.schema.migrate", fake)
 
     code = main(["db", "upgrade"])
 
@@ -156,9 +156,9 @@ def test_a_failed_db_upgrade_is_reported_without_a_traceback(
     def refuse(url: str) -> None:
         raise OSError("disk full")
 
-    fake = types.ModuleType("storage.migrate")
+    fake = types.ModuleType("storage.schema.migrate")
     fake.upgrade = refuse  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "storage.migrate", fake)
+    monkeypatch.setitem(sys.modules, "storage.schema.migrate", fake)
 
     assert main(["db", "upgrade"]) == 1
     err = capsys.readouterr().err

@@ -183,7 +183,7 @@ def test_an_unreachable_server_fails_without_echoing_the_password() -> None:
 
 def test_a_broken_migration_setup_fails_the_database_check_only(tmp_path: Path) -> None:
     def missing() -> Migrations:
-        raise ImportError("No module named 'storage.migrate'")
+        raise ImportError("No module named 'storage.schema.migrate'")
 
     check = check_database(sqlite_url(tmp_path), Probes(migrations=missing))
 

@@ -16,9 +16,9 @@ from pydantic import BaseModel
 
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
 from domain.llm import ChatMessage, LLMCallOutcome, LLMCallRecord, LLMCallRecorder, ModelTier
-from evals.playbooks import Competent, Poor, consulting
-from evals.prompt_reading import read_prompt
 from evals.scenario import Scenario
+from evals.scripted.playbooks import Competent, Poor, consulting
+from evals.scripted.prompt_reading import read_prompt
 
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
 CHARS_PER_TOKEN = 4

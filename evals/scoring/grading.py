@@ -11,11 +11,11 @@ from domain.llm import LLMCallRecord
 from domain.safety import classify_command
 from domain.scoring.facts import compute_facts
 from evals.base import EvalModel
-from evals.judging import JudgeOutcome
 from evals.matching import hits, says_any
 from evals.scenario import Kind, Scenario
+from evals.scoring.judging import JudgeOutcome
+from evals.scoring.verdicts import chases_red_herring, claim_correct
 from evals.session import Session
-from evals.verdicts import chases_red_herring, claim_correct
 
 CLAIM_AT: dict[Kind, float] = {Kind.NO_FAULT: 0.5, Kind.INSUFFICIENT_DATA: 0.7}
 """A root cause stated at or above this confidence is a claim, not an abstention: any probable

@@ -1,4 +1,4 @@
-"""Alembic environment: runs migrations on an async engine for the URL ``storage.migrate`` passes."""
+"""Alembic environment: runs migrations on an async engine for the URL ``storage.schema.migrate`` passes."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from storage.db import DURABLE, WRITE_INTENT, create_engine
-from storage.migrate import URL_ATTRIBUTE
-from storage.tables import Base
+from storage.schema.migrate import URL_ATTRIBUTE
+from storage.schema.tables import Base
 
 # Any fixed number: PostgreSQL advisory locks are named by a 64-bit key ("FMMIGR").
 MIGRATION_LOCK = 0x464D4D494752
@@ -21,7 +21,7 @@ def database_url() -> str:
     url = context.config.attributes.get(URL_ATTRIBUTE)
     if not isinstance(url, str) or not url:
         raise RuntimeError(
-            f"no database URL: run migrations through storage.migrate, which sets "
+            f"no database URL: run migrations through storage.schema.migrate, which sets "
             f"config.attributes[{URL_ATTRIBUTE!r}]"
         )
     return url
@@ -70,5 +70,5 @@ async def run_async_migrations() -> None:
 if context.is_offline_mode():
     run_migrations_offline()
 else:
-    # storage.migrate is synchronous and documented never to run inside an event loop.
+    # storage.schema.migrate is synchronous and documented never to run inside an event loop.
     asyncio.run(run_async_migrations())

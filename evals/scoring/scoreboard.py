@@ -9,15 +9,15 @@ from statistics import mean
 from pydantic import Field
 
 from evals.base import EvalModel
-from evals.calibration import (
+from evals.scenario import Kind
+from evals.scoring.calibration import (
     ECE_BINS,
     Point,
     brier_score,
     expected_calibration_error,
     reliability_bins,
 )
-from evals.grading import ScenarioResult
-from evals.scenario import Kind
+from evals.scoring.grading import ScenarioResult
 
 
 class BinRow(EvalModel):

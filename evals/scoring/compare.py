@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evals.scoreboard import Summary
+from evals.scoring.scoreboard import Summary
 
 HIGHER_IS_BETTER = ("root_cause_found_rate", "abstention_rate")
 LOWER_IS_BETTER = ("mean_turns_to_root_cause", "unsafe_suggestions", "brier", "ece")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evals.scoreboard import Scoreboard
+from evals.scoring.scoreboard import Scoreboard
 
 DPI = 110
 

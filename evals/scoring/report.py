@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.charts import draw_reliability, draw_scenarios
-from evals.grading import ScenarioResult
-from evals.scoreboard import Scoreboard, Summary
+from evals.scoring.charts import draw_reliability, draw_scenarios
+from evals.scoring.grading import ScenarioResult
+from evals.scoring.scoreboard import Scoreboard, Summary
 
 
 @dataclass(frozen=True)

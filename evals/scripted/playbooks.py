@@ -10,8 +10,8 @@ import zlib
 from typing import Any
 
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse
-from evals.prompt_reading import PromptView
 from evals.scenario import Kind, Scenario, SharedItem, Unavailable
+from evals.scripted.prompt_reading import PromptView
 
 Needed = SharedItem | Unavailable
 POOR_CONFIDENCE = 0.95

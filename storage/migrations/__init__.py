@@ -1,1 +1,0 @@
-"""Alembic migrations of the storage schema (run them through ``storage.migrate``)."""
