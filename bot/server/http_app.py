@@ -1,8 +1,10 @@
-"""The HTTP side: `POST /slack/events` (signed, to Bolt), the alert endpoint and `GET /healthz`.
+"""The HTTP side: `POST /slack/events` (signed, to Bolt), the alert endpoint, `GET /healthz` and
+`GET /readyz`.
 
-In Socket Mode Slack needs no HTTP endpoint, but the alert endpoint and the health check are still
+In Socket Mode Slack needs no HTTP endpoint, but the alert endpoint and the checks are still
 served; the health check reports the websocket truly connected (asked with `await
-is_connected()`, not assumed from having connected once).
+is_connected()`, not assumed from having connected once). Healthy is answered from the first
+second; ready (healthy, and the warm-up done: see bot.server.readiness) comes seconds later.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.alerts.endpoint import ALERTS_PATH
+from bot.server.readiness import Readiness
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+READY_PATH = "/readyz"
 
 DatabaseCheck = Callable[[], Awaitable[bool]]
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -37,18 +41,20 @@ def build_web_app(
     database_ok: DatabaseCheck,
     connection: Connection | None = None,
     alerts: Handler | None = None,
+    readiness: Readiness | None = None,
 ) -> web.Application:
-    """Slack's route in HTTP mode (``bolt`` given), the alert endpoint and the health check."""
+    """Slack's route in HTTP mode (``bolt`` given), the alert endpoint and both checks."""
     app = web.Application()
     if bolt is not None:
         app.router.add_post(EVENTS_PATH, _events(bolt))
     if alerts is not None:
         app.router.add_post(ALERTS_PATH, alerts)
     app.router.add_get(HEALTH_PATH, _health(database_ok, connection))
+    app.router.add_get(READY_PATH, _ready(database_ok, connection, readiness or Readiness()))
     return app
 
 
-def _events(bolt: AsyncApp) -> Callable[[web.Request], Awaitable[web.Response]]:
+def _events(bolt: AsyncApp) -> Handler:
     async def events(request: web.Request) -> web.Response:
         # Bolt verifies the signature and the timestamp's age before anything else runs.
         response = await bolt.async_dispatch(await to_bolt_request(request))
@@ -57,18 +63,34 @@ def _events(bolt: AsyncApp) -> Callable[[web.Request], Awaitable[web.Response]]:
     return events
 
 
-def _health(
-    database_ok: DatabaseCheck, connection: Connection | None
-) -> Callable[[web.Request], Awaitable[web.Response]]:
+def _health(database_ok: DatabaseCheck, connection: Connection | None) -> Handler:
     async def health(request: web.Request) -> web.Response:
-        database = await database_ok()
-        report: dict[str, object] = {"database": "ok" if database else "unavailable"}
-        healthy = database
-        if connection is not None:
-            connected = await connection.is_connected()
-            report["socket_mode"] = "connected" if connected else "disconnected"
-            healthy = healthy and connected
-        report["ok"] = healthy
-        return web.json_response(report, status=200 if healthy else 503)
+        report = await _checked(database_ok, connection)
+        return web.json_response(report, status=200 if report["ok"] else 503)
 
     return health
+
+
+def _ready(
+    database_ok: DatabaseCheck, connection: Connection | None, readiness: Readiness
+) -> Handler:
+    async def ready(request: web.Request) -> web.Response:
+        report = await _checked(database_ok, connection)
+        report["warm_up"] = readiness.report()
+        report["ok"] = bool(report["ok"]) and readiness.ready
+        return web.json_response(report, status=200 if report["ok"] else 503)
+
+    return ready
+
+
+async def _checked(database_ok: DatabaseCheck, connection: Connection | None) -> dict[str, object]:
+    """The database (and the Socket Mode connection): what healthy means."""
+    database = await database_ok()
+    report: dict[str, object] = {"database": "ok" if database else "unavailable"}
+    healthy = database
+    if connection is not None:
+        connected = await connection.is_connected()
+        report["socket_mode"] = "connected" if connected else "disconnected"
+        healthy = healthy and connected
+    report["ok"] = healthy
+    return report

@@ -1,4 +1,4 @@
-"""The embedding model's ONNX copy: made by `fm kb` commands, or by the bot after its warm-up."""
+"""The embedding model's ONNX copy: made by `fm kb` commands, or by the bot as it starts."""
 
 from __future__ import annotations
 
@@ -37,11 +37,12 @@ def save_model_copy(settings: Settings, command: str) -> None:
     export_model(path, folder)
 
 
-async def make_copy_in_background(
-    model_path: Path, export_dir: Path, *, after_s: float = 0.0
-) -> None:
-    """Without a copy, make one in a low-priority child process, then run the model from it."""
-    await asyncio.sleep(after_s)
+async def make_copy_in_background(model_path: Path, export_dir: Path) -> None:
+    """Without a copy, make one in a low-priority child process, then run the model from it.
+
+    The bot's warm-up waits for this before loading the model, so torch (which the export needs,
+    ~7 s holding the interpreter lock in long stretches) is loaded only in the child.
+    """
     if recorded_export(model_path, export_dir) is not None:
         return
     logger.info("making the embedding model's ONNX copy in a background process")

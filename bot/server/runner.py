@@ -45,7 +45,7 @@ class Server:
 
 
 async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = HOST) -> Server:
-    """Connect Socket Mode or serve `POST /slack/events`; alerts and `GET /healthz` either way."""
+    """Connect Socket Mode or serve `POST /slack/events`; alerts and the checks either way."""
     settings = runtime.settings
     app = runtime.app
     if app is None:
@@ -65,6 +65,7 @@ async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = H
         database_ok=runtime.database_ok,
         connection=socket.client if socket else None,
         alerts=runtime.alert_endpoint.handle if runtime.alert_endpoint else None,
+        readiness=runtime.readiness,
     )
     runner = web.AppRunner(web_app, access_log=None)
     await runner.setup()

@@ -1,60 +1,111 @@
-"""Start-up warm-up: the heavy libraries are loaded once, then kept out of the collector's sight.
+"""Start-up warm-up: the heavy libraries load while the bot already answers Slack.
 
-The embedding model (~1 s from its ONNX copy, ~10 s on torch) and litellm (~3 s, ~300,000
-objects) load in the background while the bot already answers Slack, so the first turn does not
-wait for them. Once they are loaded, everything start-up created is frozen (`gc.freeze`): left in
-view, each full collection walks it all and stalls every case's turn for ~0.3 s, whenever it
-happens to run.
+litellm (~3 s, ~300,000 objects) is imported on a worker thread; the embedding model loads from
+its ONNX copy (~0.2 s), which a child process makes first when the data directory has none, so
+torch (~7 s holding the interpreter lock for up to ~0.3 s at a time) never loads in the bot.
+Both proceed at once, each marking its part of `Readiness` done, and the model's gate opens when
+the model is loaded (or failed to: the first search then says why).
+
+Measured on 2 cores: a thread alone does not keep the event loop answering, because what runs in
+it holds the interpreter lock. Most of the long holds were the garbage collector's full passes,
+set off by the objects the imports create, each walking every object alive (~0.2-0.5 s). So the
+collector is paused during the warm-up, and everything start-up created is then frozen
+(`gc.freeze`) without a last full pass (~0.5 s, to find the few thousand objects the imports left
+unreachable): left in view, each later full collection would walk it all and stall every turn.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.server.readiness import EMBEDDING_MODEL, LLM, Readiness
+from rag.embeddings.gate import ModelGate
 
 logger = logging.getLogger(__name__)
 
 
 class Loadable(Protocol):
-    """An adapter whose library can be imported ahead of its first use."""
+    """An adapter whose library can be loaded ahead of its first use, off the event loop."""
 
     @property
     def enabled(self) -> bool: ...
 
-    def load(self) -> None: ...
+    async def warm(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class ModelWarmUp:
+    """How the embedding model is made ready, and the gate its searches wait at meanwhile."""
+
+    load: Callable[[], object]
+    """Load the model and run it once (blocking: it runs on a worker thread)."""
+    gate: ModelGate
+    copy: Callable[[], Awaitable[None]] | None = None
+    """Make the model's ONNX copy in a child process when there is none, before loading."""
 
 
 def freeze_startup_objects() -> None:
     """Move everything alive now out of the garbage collector's sight (it lives as long as we)."""
-    gc.collect()
     gc.freeze()
 
 
-async def warm_up(
-    model_path: Path,
-    llm: Loadable | None,
-    *,
-    load_model: Callable[[Path], Any],
-    freeze: Callable[[], None] = freeze_startup_objects,
-    then: Callable[[], Awaitable[None]] | None = None,
-) -> None:
-    """Load the embedding model and the LLM library now, not during the first turn; then freeze.
-
-    `then` runs last, once the bot is warm (making the model's ONNX copy when there is none).
-    """
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic garbage collection inside (it is switched back on after, if it was on)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        await asyncio.to_thread(load_model, model_path)
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def parts(llm: Loadable | None, model: ModelWarmUp | None) -> list[str]:
+    """What the warm-up of ``llm`` and ``model`` makes ready."""
+    made = [LLM] if llm is not None and llm.enabled else []
+    return [*made, EMBEDDING_MODEL] if model is not None else made
+
+
+async def warm_up(
+    llm: Loadable | None,
+    model: ModelWarmUp | None,
+    readiness: Readiness,
+    *,
+    freeze: Callable[[], None] = freeze_startup_objects,
+) -> None:
+    """Load the LLM library and the embedding model now, not during the first turns; freeze."""
+    with collector_paused():
+        await asyncio.gather(_load_llm(llm, readiness), _load_model(model, readiness))
+        freeze()
+
+
+async def _load_llm(llm: Loadable | None, readiness: Readiness) -> None:
+    if llm is None or not llm.enabled:
+        return
+    try:
+        await llm.warm()
+    except Exception:  # the first turn tries again and reports it in the thread
+        logger.warning("the LLM library could not be loaded", exc_info=True)
+    finally:
+        readiness.done(LLM)
+
+
+async def _load_model(model: ModelWarmUp | None, readiness: Readiness) -> None:
+    if model is None:
+        return
+    try:
+        if model.copy is not None:
+            await model.copy()
+        await asyncio.to_thread(model.load)
     except (OSError, RuntimeError, ValueError):
         logger.warning("the embedding model could not be loaded; run `fm doctor`", exc_info=True)
-    if llm is not None and llm.enabled:
-        try:
-            await asyncio.to_thread(llm.load)
-        except Exception:  # the first turn tries again and reports it in the thread
-            logger.warning("the LLM library could not be loaded", exc_info=True)
-    freeze()
-    if then is not None:
-        await then()
+    finally:
+        model.gate.open()
+        readiness.done(EMBEDDING_MODEL)

@@ -29,7 +29,8 @@ from bot.inbox.worker import Arrivals, Worker
 from bot.llm.config import gateway_config
 from bot.llm.gateway import LiteLLMGateway
 from bot.server.model_copy import make_copy_in_background
-from bot.server.warmup import warm_up
+from bot.server.readiness import Readiness
+from bot.server.warmup import ModelWarmUp, parts, warm_up
 from bot.services import Services
 from bot.services.ports import ChatSurface, KnowledgeStats, Responders
 from bot.settings import Settings
@@ -47,6 +48,7 @@ from domain.scoring.job import Sleep
 from domain.workflows.catalog import Catalog
 from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
 from rag.embeddings.embedder import warm_model
+from rag.embeddings.gate import ModelGate
 from rag.embeddings.model import resolve_model_path
 from rag.store.workflow_index import LanceWorkflowIndex
 from storage import Repositories, build_repositories
@@ -54,9 +56,6 @@ from storage.db import create_engine, make_session_factory
 from storage.schema.migrate import upgrade
 
 logger = logging.getLogger(__name__)
-
-# Made once start-up traffic (resumed inbox items, a burst of events) has passed.
-MODEL_COPY_AFTER_S = 60.0
 
 
 @dataclass
@@ -101,6 +100,8 @@ class Runtime:
     app: AsyncApp | None = None
     http: aiohttp.ClientSession | None = None
     alert_endpoint: AlertEndpoint | None = None
+    readiness: Readiness = field(default_factory=Readiness)
+    """What the warm-up still loads (nothing when tests or the console give the knowledge)."""
     background: list[asyncio.Task[None]] = field(default_factory=list)
     closers: list[Callable[[], None]] = field(default_factory=list)
     """Resources released last (the workflow index's LanceDB connection)."""
@@ -147,7 +148,8 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     database = create_engine(settings.database_url)
     repositories = build_repositories(make_session_factory(database))
     llm = options.llm or build_llm(settings, clock, repositories.llm_calls)
-    knowledge, stats = await _knowledge(settings, options, repositories)
+    gate = ModelGate()
+    knowledge, stats = await _knowledge(settings, options, repositories, gate)
     engine = TurnEngine(llm=llm, knowledge=knowledge, clock=clock)
     client = None if options.surface else build_slack_client(settings, pooled=True)
     surface = options.surface or slack_surface(settings, client)
@@ -156,7 +158,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     )
     workflows = Workflows(
         catalog,
-        options.workflow_index or await _workflow_index(settings, options, catalog),
+        options.workflow_index or await _workflow_index(settings, options, catalog, gate),
         options.executor or build_executor(settings, clock),
         SlackWorkspace(client) if client is not None else None,
     )
@@ -186,31 +188,40 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     if isinstance(workflows.index, LanceWorkflowIndex):
         runtime.closers.append(workflows.index.close)
     if options.knowledge is None:
-        model_path = resolve_model_path(settings.embedding_model)
         gateway = llm if isinstance(llm, LiteLLMGateway) else None
-        export_dir = settings.embedding_export_dir
-        warm = functools.partial(warm_model, export_dir=export_dir)
-        copy = functools.partial(
-            make_copy_in_background, model_path, export_dir, after_s=MODEL_COPY_AFTER_S
-        )
-        warming = warm_up(model_path, gateway, load_model=warm, then=copy)
+        model = model_warm_up(settings, gate)
+        runtime.readiness = Readiness(parts(gateway, model))
+        warming = warm_up(gateway, model, runtime.readiness)
         runtime.background.append(asyncio.create_task(warming, name="fm-warm-up"))
     return runtime
 
 
+def model_warm_up(settings: Settings, gate: ModelGate) -> ModelWarmUp:
+    """Make the model's ONNX copy apart if there is none, then load and run it, then open."""
+    model_path = resolve_model_path(settings.embedding_model)
+    export_dir = settings.embedding_export_dir
+    return ModelWarmUp(
+        load=functools.partial(warm_model, model_path, export_dir),
+        gate=gate,
+        copy=functools.partial(make_copy_in_background, model_path, export_dir),
+    )
+
+
 async def _knowledge(
-    settings: Settings, options: Options, repositories: Repositories
+    settings: Settings, options: Options, repositories: Repositories, gate: ModelGate
 ) -> tuple[KnowledgePort, KnowledgeStats]:
     if options.knowledge is not None:
         return options.knowledge, options.kb_stats or UnknownStats()
-    return await knowledge_service(settings, repositories)
+    return await knowledge_service(settings, repositories, gate)
 
 
 async def _workflow_index(
-    settings: Settings, options: Options, catalog: Catalog
+    settings: Settings, options: Options, catalog: Catalog, gate: ModelGate
 ) -> WorkflowIndex | None:
     # With a knowledge base given (tests, the console), no embedding model is loaded for it.
-    return None if options.knowledge is not None else await workflow_index(settings, catalog)
+    if options.knowledge is not None:
+        return None
+    return await workflow_index(settings, catalog, gate)
 
 
 def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LLMPort:

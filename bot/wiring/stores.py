@@ -12,6 +12,7 @@ from domain.knowledge import KnowledgePort
 from domain.workflows.catalog import Catalog
 from domain.workflows.ports import WorkflowIndex
 from rag.embeddings.embedder import SentenceTransformerEmbedder
+from rag.embeddings.gate import ModelGate
 from rag.embeddings.model import resolve_model_path
 from rag.service import open_knowledge_service
 from rag.store.workflow_index import LanceWorkflowIndex
@@ -33,20 +34,28 @@ def load_workflow_catalog(settings: Settings) -> Catalog:
         ) from None
 
 
-async def workflow_index(settings: Settings, catalog: Catalog) -> WorkflowIndex | None:
+def embedder(settings: Settings, gate: ModelGate) -> SentenceTransformerEmbedder:
+    """The configured model, computing vectors once the warm-up has opened ``gate``."""
+    return SentenceTransformerEmbedder(
+        resolve_model_path(settings.embedding_model),
+        export_dir=settings.embedding_export_dir,
+        gate=gate,
+    )
+
+
+async def workflow_index(
+    settings: Settings, catalog: Catalog, gate: ModelGate
+) -> WorkflowIndex | None:
     """The catalog indexed in LanceDB next to the knowledge tables (none without a catalog)."""
     if not len(catalog):
         return None
-    embedder = SentenceTransformerEmbedder(
-        resolve_model_path(settings.embedding_model), export_dir=settings.embedding_export_dir
-    )
     return await LanceWorkflowIndex.open(
-        settings.lancedb_uri, embedder, catalog, lancedb_storage_options(settings)
+        settings.lancedb_uri, embedder(settings, gate), catalog, lancedb_storage_options(settings)
     )
 
 
 async def knowledge_service(
-    settings: Settings, repositories: Repositories
+    settings: Settings, repositories: Repositories, gate: ModelGate
 ) -> tuple[KnowledgePort, KnowledgeStats]:
     """The LanceDB knowledge service (case evidence, runbooks, the workspace KB) and its size."""
     # Without an LLM here: the turn engine reasons over the excerpts itself, so synthesising an
@@ -55,7 +64,7 @@ async def knowledge_service(
         lancedb_uri=settings.lancedb_uri,
         storage_options=lancedb_storage_options(settings),
         embedding_model=settings.embedding_model,
-        export_dir=settings.embedding_export_dir,
+        embedder=embedder(settings, gate),
         llm=None,
         max_upload_bytes=settings.max_upload_bytes,
         case_access=RepositoryCaseAccess(repositories.cases),

@@ -1,8 +1,9 @@
 """`python -m rag.embeddings.export_main MODEL_DIR EXPORT_DIR BOT_PID`: make the ONNX copy apart.
 
-The bot starts this after its warm-up when there is no copy yet. Tracing the model holds the
-interpreter lock for seconds at a time, which would stall the bot's event loop; in a process of
-its own, at a lower priority, it only takes what the bot leaves free.
+The bot starts this as it starts when there is no copy yet, and loads the model once it is made.
+Loading torch and tracing the model hold the interpreter lock for long stretches, which would
+stall the bot's event loop; in a process of its own, at a lower priority, it only takes what the
+bot leaves free.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""After its warm-up, a bot without the model's ONNX copy makes one in a child process."""
+"""At start-up, a bot without the model's ONNX copy makes one in a child process, then loads it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 
 from bot.server import model_copy
 from bot.server.model_copy import make_copy_in_background
-from bot.server.warmup import warm_up
 from rag.embeddings.embedder import load_model
 from rag.embeddings.model import resolve_model_path
 from rag.embeddings.onnx_encoder import OnnxEncoder
@@ -33,23 +32,6 @@ def exporting_processes(export_dir: Path) -> list[str]:
         if b"rag.embeddings.export_main" in words and str(export_dir).encode() in words:
             found.append(b" ".join(words).decode())
     return found
-
-
-async def test_the_copy_is_made_after_the_warm_up_and_its_freeze() -> None:
-    steps: list[str] = []
-
-    async def copy() -> None:
-        steps.append("copy")
-
-    await warm_up(
-        MODEL,
-        None,
-        load_model=lambda path: steps.append("load"),
-        freeze=lambda: steps.append("freeze"),
-        then=copy,
-    )
-
-    assert steps == ["load", "freeze", "copy"]
 
 
 async def test_a_recorded_copy_is_not_made_again(

@@ -1,40 +1,51 @@
-"""Start-up warm-up: heavy libraries load before the first turn, then everything is frozen."""
+"""Start-up warm-up: heavy libraries load beside the event loop, then everything is frozen."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from bot.llm.config import GatewayConfig
 from bot.llm.gateway import LiteLLMGateway
-from bot.server.warmup import warm_up
+from bot.server.readiness import EMBEDDING_MODEL, LLM, Readiness
+from bot.server.warmup import ModelWarmUp, freeze_startup_objects, parts, warm_up
 from domain.llm import MemoryCallRecorder
+from rag.embeddings.gate import ModelGate
 from tests.fakes.clock import FakeClock
 from tests.paths import REPO_ROOT
 
-MODEL = Path("/models/all-MiniLM-L6-v2")
-
 
 class Steps:
-    """What the warm-up did, in order."""
+    """What the warm-up did, in order, and whether the collector was on meanwhile."""
 
     def __init__(self, *, model_fails: bool = False, llm_fails: bool = False) -> None:
         self.done: list[str] = []
+        self.collector_on: list[bool] = []
         self.model_fails = model_fails
         self.llm_fails = llm_fails
+        self.gate = ModelGate()
 
-    def load_model(self, path: Path) -> object:
+    def load_model(self) -> object:
+        self.collector_on.append(gc.isenabled())
         if self.model_fails:
-            raise OSError(f"no model at {path}")
-        self.done.append(f"model {path.name}")
+            raise OSError("no model there")
+        self.done.append(f"model, gate open: {self.gate.is_open}")
         return object()
+
+    async def copy(self) -> None:
+        await asyncio.sleep(0)
+        self.done.append("copy")
 
     def freeze(self) -> None:
         self.done.append("freeze")
+
+    def model(self, *, copy: bool = True) -> ModelWarmUp:
+        return ModelWarmUp(self.load_model, self.gate, self.copy if copy else None)
 
 
 class FakeLLM:
@@ -42,30 +53,73 @@ class FakeLLM:
         self._steps = steps
         self.enabled = enabled
 
-    def load(self) -> None:
+    async def warm(self) -> None:
+        self._steps.collector_on.append(gc.isenabled())
         if self._steps.llm_fails:
             raise ImportError("litellm is broken")
         self._steps.done.append("llm")
 
 
-async def test_the_model_and_the_llm_library_load_before_the_freeze() -> None:
+async def warmed(steps: Steps, llm: FakeLLM, model: ModelWarmUp | None) -> Readiness:
+    readiness = Readiness(parts(llm, model))
+    await warm_up(llm, model, readiness, freeze=steps.freeze)
+    return readiness
+
+
+async def test_the_copy_is_made_before_the_model_loads_and_everything_is_frozen_last() -> None:
     steps = Steps()
 
-    await warm_up(MODEL, FakeLLM(steps), load_model=steps.load_model, freeze=steps.freeze)
+    readiness = await warmed(steps, FakeLLM(steps), steps.model())
 
-    # Frozen last: litellm's ~300,000 objects loaded after a freeze would be walked by every
+    # The model loads from its ONNX copy (made first, in a child process), never torch; the
+    # freeze comes last: litellm's ~300,000 objects loaded after it would be walked by every
     # full collection, stalling turns for ~0.3 s each time.
-    assert steps.done == ["model all-MiniLM-L6-v2", "llm", "freeze"]
+    assert steps.done.index("copy") < steps.done.index("model, gate open: False")
+    assert sorted(steps.done[:-1]) == ["copy", "llm", "model, gate open: False"]
+    assert steps.done[-1] == "freeze"
+    assert steps.gate.is_open
+    assert readiness.ready
+    assert readiness.report() == {LLM: "ready", EMBEDDING_MODEL: "ready"}
+
+
+async def test_nothing_is_collected_while_the_libraries_load() -> None:
+    steps = Steps()
+    was_on = gc.isenabled()
+
+    await warmed(steps, FakeLLM(steps), steps.model())
+
+    # The collector's full passes over the objects the imports create held the interpreter
+    # lock for up to ~0.5 s at a time, away from the event loop answering Slack.
+    assert steps.collector_on == [False, False]
+    assert gc.isenabled() is was_on
+
+
+def test_the_freeze_runs_no_collection() -> None:
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    try:
+        freeze_startup_objects()
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+
+    # A last full pass would hold the interpreter for ~0.5 s while Slack waits for answers.
+    assert collections == []
 
 
 async def test_without_a_model_configured_the_llm_library_is_not_loaded() -> None:
     steps = Steps()
+    llm = FakeLLM(steps, enabled=False)
 
-    await warm_up(
-        MODEL, FakeLLM(steps, enabled=False), load_model=steps.load_model, freeze=steps.freeze
-    )
+    readiness = await warmed(steps, llm, steps.model(copy=False))
 
-    assert steps.done == ["model all-MiniLM-L6-v2", "freeze"]
+    assert steps.done == ["model, gate open: False", "freeze"]
+    assert readiness.report() == {EMBEDDING_MODEL: "ready"}
 
 
 @pytest.mark.parametrize(("model_fails", "llm_fails"), [(True, False), (False, True)])
@@ -75,11 +129,25 @@ async def test_a_failed_load_is_logged_and_the_rest_still_happens(
     steps = Steps(model_fails=model_fails, llm_fails=llm_fails)
 
     with caplog.at_level(logging.WARNING, logger="bot.server.warmup"):
-        await warm_up(MODEL, FakeLLM(steps), load_model=steps.load_model, freeze=steps.freeze)
+        readiness = await warmed(steps, FakeLLM(steps), steps.model(copy=False))
 
     assert steps.done[-1] == "freeze"
     assert len(steps.done) == 2
     assert "could not be loaded" in caplog.text
+    # Ready all the same: the turn that needs the part says what is wrong in its thread.
+    assert readiness.ready
+    assert steps.gate.is_open
+
+
+async def test_searches_wait_at_the_gate_until_the_model_is_loaded() -> None:
+    steps = Steps()
+    waiting = asyncio.create_task(steps.gate.wait())
+    await asyncio.sleep(0)
+    assert not waiting.done()
+
+    await warmed(steps, FakeLLM(steps), steps.model())
+
+    await asyncio.wait_for(waiting, 1)
 
 
 def test_the_gateway_loads_litellm_ahead_of_its_first_call() -> None:
