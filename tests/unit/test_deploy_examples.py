@@ -22,7 +22,7 @@ from pydantic import SecretStr
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.cli import build_parser
-from bot.server.http_app import build_web_app
+from bot.server.http_app import HEALTH_PATH, READY_PATH, build_web_app
 from bot.server.runner import GRACE_S
 from bot.settings import OFFLINE_DEFAULTS, Settings, known_variables, load_settings
 
@@ -269,6 +269,16 @@ def test_every_probe_asks_a_served_get_route_on_the_container_port() -> None:
     for probe in probes:
         assert probe["httpGet"]["path"] in _get_paths()
         assert probe["httpGet"]["port"] in (port["name"], port["containerPort"])
+
+
+def test_a_pod_gets_traffic_once_warm_and_is_restarted_only_when_unhealthy() -> None:
+    container = _container()
+
+    # Healthy from the first second (a warming pod is not restarted); ready once turns run at
+    # full speed (only then does the Service send it Slack's requests).
+    assert container["startupProbe"]["httpGet"]["path"] == HEALTH_PATH
+    assert container["livenessProbe"]["httpGet"]["path"] == HEALTH_PATH
+    assert container["readinessProbe"]["httpGet"]["path"] == READY_PATH
 
 
 def test_the_service_targets_the_container_port_of_the_pods_it_selects() -> None:
