@@ -35,8 +35,16 @@ UNLOCKED: dict[str, Any] = {"locked_at": None, "locked_by": None}
 class SqlInboxRepository:
     """Inbox items in SQL; on PostgreSQL several replicas can claim concurrently."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        candidates: Select[InboxRow] | None = None,
+    ) -> None:
+        """``candidates`` is the query a claim chooses from (default: the oldest available item of
+        each free case key); a test gives one that also picks items a racing replica takes."""
         self._sessions = sessions
+        self._candidates = _CLAIMABLE if candidates is None else candidates
         self._waiting: list[tuple[InboxItem, asyncio.Future[bool]]] = []
         self._recording = asyncio.Lock()
 
@@ -97,7 +105,7 @@ class SqlInboxRepository:
         async with writing(self._sessions) as session:
             candidates = [
                 _item(row)
-                for row in await session.scalars(_CLAIMABLE, {"now": now, "limit": limit})
+                for row in await session.scalars(self._candidates, {"now": now, "limit": limit})
             ]
             taken = await _mark_processing(session, candidates, now, owner)
             if taken is None:  # refused as a whole: item by item, each gets what it can

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-import pytest
 from sqlalchemy import update
 
 from bot.wiring.runtime import instance_name
+from domain.llm import LLMPort
 from domain.scoring.lifecycle import ORPHANED_REASON
 from domain.scoring.model import ScoringStatus
 from storage.schema.tables import InboxRow, ScoreRow
@@ -179,22 +180,36 @@ async def test_a_scoring_left_running_by_a_crash_is_failed_at_start_up_and_says_
     assert CHANNEL in (after.message_channel or "")
 
 
-async def test_an_unexpected_failure_of_the_judges_work_fails_the_scoring_with_a_reference(
-    bot: BotHarness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    thread_ts = await closed_case(bot)
-    case = await bot.case(thread_ts)
+class JudgeThatBreaks:
+    """The model answers turns, but the judge's calls fail in a way nobody planned for."""
 
-    async def broken(score_id: str) -> None:
+    def __init__(self, gateway: LLMPort) -> None:
+        self._gateway = gateway
+        self.enabled = True
+
+    async def structured(self, **call: Any) -> Any:
+        return await self._gateway.structured(**call)
+
+    async def text(self, **call: Any) -> str:
         raise RuntimeError("boom: password=hunter2")
 
-    monkeypatch.setattr(bot.runtime.services.scoring._job, "run", broken)
-    await fm(bot, f"score {case.short_id}", expect=2)
 
-    failed = await latest_scoring(bot, thread_ts)
+async def test_an_unexpected_failure_of_the_judges_work_fails_the_scoring_with_a_reference(
+    slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    judge = JudgeThatBreaks(gateway_for(llm).gateway)
+    bot = await BotHarness.start(slack, llm, tmp_path, knowledge=FakeKnowledge(), llm=judge)
+    try:
+        thread_ts = await closed_case(bot)
+        case = await bot.case(thread_ts)
+        await fm(bot, f"score {case.short_id}", expect=2)
+        failed = await latest_scoring(bot, thread_ts)
+        shown = text_of(scoring_message(bot, failed))
+    finally:
+        await bot.stop()
+
     assert failed.status is ScoringStatus.FAILED
     assert (failed.error_message or "").startswith("Something went wrong on my side (reference `")
-    shown = text_of(scoring_message(bot, failed))
     assert "Something went wrong on my side" in shown
     assert "hunter2" not in shown
 

@@ -25,6 +25,7 @@ from rag.embeddings.embedder import Embedder, SentenceTransformerEmbedder, load_
 from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService, open_knowledge_service
 from rag.store.tables import TableName
+from rag.tools import CaseAccess
 from tests.fakes.object_store import S3Bucket, S3Server
 from tests.loghub import RUNBOOKS, runbook_files, systems
 
@@ -81,15 +82,19 @@ async def open_service(
     embedder: Embedder,
     llm: LLMPort | None = None,
     storage_options: Mapping[str, str] | None = None,
+    *,
+    max_upload_bytes: int = UPLOAD_LIMIT,
+    case_access: CaseAccess | None = None,
 ) -> KnowledgeService:
-    """A service on `uri` with the given embedder and LLM."""
+    """A service on `uri` with the given embedder and LLM (and the limits the bot would give)."""
     return await open_knowledge_service(
         lancedb_uri=str(uri),
         embedding_model=None,
         llm=llm,
-        max_upload_bytes=UPLOAD_LIMIT,
+        max_upload_bytes=max_upload_bytes,
         embedder=embedder,
         storage_options=storage_options,
+        case_access=case_access,
     )
 
 

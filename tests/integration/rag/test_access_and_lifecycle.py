@@ -122,8 +122,7 @@ async def test_a_case_the_workspace_does_not_own_is_refused(tmp_path: Path) -> N
         async def case_in_team(self, *, team_id: str, case_id: str) -> bool:
             return (team_id, case_id) == ("T1", "C1")
 
-    svc = await open_service(tmp_path / "db", HashingEmbedder())
-    svc.case_evidence._case_access = OnlyC1()  # the composition root passes it in
+    svc = await open_service(tmp_path / "db", HashingEmbedder(), case_access=OnlyC1())
     result = await svc.search_case_evidence(team_id="T1", case_id="C9", query="x")
 
     assert result.status is ToolStatus.ERROR

@@ -72,9 +72,7 @@ async def test_a_windows_1252_file_is_stored_as_text(tmp_path: Path) -> None:
 
 
 async def test_empty_binary_and_oversized_files_are_refused_with_reasons(tmp_path: Path) -> None:
-    service = await open_service(tmp_path, HashingEmbedder())
-    service.pipeline  # noqa: B018 - the limit is the service's own
-    service._max_upload_bytes = 1000
+    service = await open_service(tmp_path, HashingEmbedder(), max_upload_bytes=1000)
 
     empty = await service.ingest_case_file(
         team_id="T1", case_id="C1", filename="e.log", content=b""

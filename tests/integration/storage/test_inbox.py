@@ -6,13 +6,13 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.base import utc_now
 from storage import Repositories
-from storage import inbox as inbox_module
+from storage.inbox import SqlInboxRepository
 from storage.queue import InboxItem, InboxStatus
 from storage.schema.tables import InboxRow
 from tests.integration.storage.builders import at
@@ -59,20 +59,24 @@ async def test_a_burst_is_recorded_together_and_duplicates_in_it_are_told_apart(
     assert set((await _statuses(sessions)).keys()) == {f"Ev{n}" for n in range(30)}
 
 
+async def _rename(sessions: async_sessionmaker[AsyncSession], old: str, new: str) -> None:
+    async with sessions() as session:
+        await session.execute(text(f"ALTER TABLE {old} RENAME TO {new}"))
+        await session.commit()
+
+
 async def test_a_burst_that_cannot_be_written_fails_for_every_caller(
-    repos: Repositories, monkeypatch: pytest.MonkeyPatch
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    def broken(_: InboxItem) -> InboxRow:
-        raise OSError("disk full")
+    await _rename(sessions, "inbox", "inbox_away")  # as if the database refused every write
+    try:
+        outcomes = await asyncio.gather(
+            *(repos.inbox.enqueue(item(f"Ev{n}")) for n in range(5)), return_exceptions=True
+        )
+    finally:
+        await _rename(sessions, "inbox_away", "inbox")
 
-    monkeypatch.setattr("storage.inbox._row", broken)
-
-    outcomes = await asyncio.gather(
-        *(repos.inbox.enqueue(item(f"Ev{n}")) for n in range(5)), return_exceptions=True
-    )
-
-    assert all(isinstance(outcome, OSError) for outcome in outcomes)
-    monkeypatch.undo()
+    assert all(isinstance(outcome, DBAPIError) for outcome in outcomes)
     assert await repos.inbox.enqueue(item("Ev1")) is True
 
 
@@ -235,16 +239,17 @@ async def test_finished_items_are_deleted_once_old_enough_and_nothing_else_is(
 
 
 async def test_a_claim_refused_by_the_one_per_key_index_still_takes_what_it_can(
-    repos: Repositories, monkeypatch: pytest.MonkeyPatch
+    repos: Repositories, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    # As if another replica had claimed "a1" between this one's choice and its update.
+    # As if another replica had claimed "a1" between this one's choice and its update: the
+    # choice here also takes "a2", of the same case key, which the index then refuses.
     await repos.inbox.enqueue(item("a1", case_key="A"))
     await repos.inbox.enqueue(item("a2", case_key="A", minute=1))
     await repos.inbox.enqueue(item("b1", case_key="B", minute=2))
     everything = select(InboxRow).where(InboxRow.status == "pending").order_by(InboxRow.item_id)
-    monkeypatch.setattr(inbox_module, "_claimable", lambda now, limit: everything)
+    racing = SqlInboxRepository(sessions, candidates=everything)
 
-    claimed = await repos.inbox.claim(now=at(10), owner="host-1:/data")
+    claimed = await racing.claim(now=at(10), owner="host-1:/data")
 
     assert [i.dedup_key for i in claimed] == ["a1", "b1"]
     assert {i.locked_by for i in claimed} == {"host-1:/data"}
