@@ -1,4 +1,4 @@
 """Grading an evaluation run.
 
-Verdicts per scenario, calibration, the judge, the scoreboard, its report and charts.
+Verdicts per scenario, the judge, the scoreboard, its report and charts.
 """

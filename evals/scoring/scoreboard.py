@@ -10,7 +10,7 @@ from pydantic import Field
 
 from evals.base import EvalModel
 from evals.scenario import Kind
-from evals.scoring.calibration import (
+from domain.calibration import (
     ECE_BINS,
     Point,
     brier_score,

@@ -1,13 +1,15 @@
 """Calibration of stated root-cause confidence against correctness: pure functions.
 
-A point is (stated confidence, was the root cause right). The Brier score is the mean squared gap
-between the two (0 is perfect; always saying 0.5 scores 0.25). The expected calibration error
-(ECE) sorts points into equal-width confidence bins and averages each bin's gap between its
-accuracy and its mean confidence, weighted by how many points it holds.
+The evaluation scoreboard and `/fm calibration` (outcomes of real cases) both use them. A point
+is (stated confidence, was the root cause right). The Brier score is the mean squared gap between
+the two (0 is perfect; always saying 0.5 scores 0.25). The expected calibration error (ECE) sorts
+points into equal-width confidence bins and averages each bin's gap between its accuracy and its
+mean confidence, weighted by how many points it holds.
 
-Five bins of width 0.2: an evaluation suite has a few dozen cases, and ten bins would leave most
-of them holding one to three points, so their accuracy would be noise; five still separate a
-guess (<0.4), a coin flip (0.4-0.6), a probable cause (0.6-0.8) and a verified one (≥0.8).
+Five bins of width 0.2: an evaluation suite, or a team's recent cases, holds a few dozen points,
+and ten bins would leave most of them holding one to three points, so their accuracy would be
+noise; five still separate a guess (<0.4), a coin flip (0.4-0.6), a probable cause (0.6-0.8) and
+a verified one (≥0.8).
 """
 
 from __future__ import annotations

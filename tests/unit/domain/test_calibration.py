@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.scoring.calibration import (
+from domain.calibration import (
     ECE_BINS,
     bin_index,
     brier_score,
