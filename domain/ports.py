@@ -9,6 +9,7 @@ from typing import Protocol
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.llm import LLMCallRecord
+from domain.outcomes import ConclusionFeedback, Outcome
 from domain.records import (
     AuditEntry,
     ConversationMessage,
@@ -184,4 +185,32 @@ class ScoreRepository(Protocol):
 
     async def count_by_status(self, case_id: str) -> dict[ScoringStatus, int]:
         """How many scorings of each status a case has."""
+        ...
+
+
+class FeedbackRepository(Protocol):
+    """👍/👎 on stated root causes: one rating per person, conclusion and case."""
+
+    async def record(self, feedback: ConclusionFeedback) -> None:
+        """Keep this rating, replacing the same person's earlier one of that conclusion."""
+        ...
+
+    async def list_for_case(self, case_id: str) -> list[ConclusionFeedback]:
+        """Every rating of a case's conclusions, oldest first."""
+        ...
+
+
+class OutcomeRepository(Protocol):
+    """The graded root cause of each finished case."""
+
+    async def record(self, outcome: Outcome) -> None:
+        """Keep the case's outcome, replacing an earlier grading of the same case."""
+        ...
+
+    async def get(self, case_id: str) -> Outcome | None:
+        """The case's outcome, if it was graded."""
+        ...
+
+    async def list_recent(self, team_id: str, *, limit: int) -> list[Outcome]:
+        """A workspace's newest outcomes first, at most ``limit``."""
         ...

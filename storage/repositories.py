@@ -9,9 +9,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.ports import (
     AuditRepository,
     CaseRepository,
+    FeedbackRepository,
     FileRepository,
     LLMCallRepository,
     MessageRepository,
+    OutcomeRepository,
     PostedMessageRepository,
     ScoreRepository,
 )
@@ -23,6 +25,7 @@ from storage.conversation import SqlMessageRepository
 from storage.files import SqlFileRepository
 from storage.inbox import SqlInboxRepository
 from storage.llm_calls import SqlLLMCallRepository
+from storage.outcomes import SqlFeedbackRepository, SqlOutcomeRepository
 from storage.posted import SqlPostedMessageRepository
 from storage.queue import InboxRepository
 from storage.remediation import SqlRemediationRepository
@@ -43,6 +46,8 @@ class Repositories:
     alert_groups: AlertGroupRepository
     remediations: RemediationRepository
     posted: PostedMessageRepository
+    feedback: FeedbackRepository
+    outcomes: OutcomeRepository
 
 
 def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Repositories:
@@ -58,4 +63,6 @@ def build_repositories(session_factory: async_sessionmaker[AsyncSession]) -> Rep
         alert_groups=SqlAlertGroupRepository(session_factory),
         remediations=SqlRemediationRepository(session_factory),
         posted=SqlPostedMessageRepository(session_factory),
+        feedback=SqlFeedbackRepository(session_factory),
+        outcomes=SqlOutcomeRepository(session_factory),
     )

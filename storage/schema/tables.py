@@ -338,3 +338,37 @@ class RemediationRow(Base):
     decided_by: Mapped[str | None] = mapped_column(String(255))
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     execution: Mapped[dict[str, Any] | None] = mapped_column(Data)
+
+
+class FeedbackRow(Base):
+    """One person's 👍/👎 on one root cause of a case; no foreign key, like the outcomes."""
+
+    __tablename__ = "conclusion_feedback"
+    __table_args__ = (UniqueConstraint("case_id", "conclusion_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(BigIntegerPK, primary_key=True, autoincrement=True)
+    team_id: Mapped[str] = mapped_column(String(64))
+    case_id: Mapped[str] = mapped_column(String(40))
+    conclusion_id: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[str] = mapped_column(String(255))
+    rating: Mapped[str] = mapped_column(String(8))
+    confidence: Mapped[float] = mapped_column(Float)
+    model: Mapped[str | None] = mapped_column(String(255))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class OutcomeRow(Base):
+    """The graded root cause of a finished case; no foreign key, so calibration outlives cases."""
+
+    __tablename__ = "case_outcomes"
+    __table_args__ = (Index(None, "team_id", "finished_at"),)
+
+    case_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    team_id: Mapped[str] = mapped_column(String(64))
+    conclusion_id: Mapped[str | None] = mapped_column(String(40))
+    confidence: Mapped[float | None] = mapped_column(Float)
+    model: Mapped[str | None] = mapped_column(String(255))
+    verdict: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(Text)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -32,8 +32,17 @@ TABLES = {
     "alert_groups",
     "remediation_strategies",
     "posted_messages",
+    "conclusion_feedback",
+    "case_outcomes",
 }
-INITIAL_TABLES = TABLES - {"alert_groups", "remediation_strategies", "llm_calls", "posted_messages"}
+INITIAL_TABLES = TABLES - {
+    "alert_groups",
+    "remediation_strategies",
+    "llm_calls",
+    "posted_messages",
+    "conclusion_feedback",
+    "case_outcomes",
+}
 
 
 async def _inspect(url: str, look: Any) -> Any:
@@ -60,7 +69,7 @@ def _indexes(connection: Connection, table: str) -> dict[str, dict[str, Any]]:
 
 async def test_migrations_go_up_down_and_up_again(database_url: str) -> None:
     head = head_revision()
-    assert head == "0006"
+    assert head == "0007"
     assert await asyncio.to_thread(current_revision, database_url) is None
 
     await asyncio.to_thread(upgrade, database_url)
