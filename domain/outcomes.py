@@ -44,11 +44,16 @@ STEM = 5
 """Words are compared by their first letters, so "exhausted" meets "exhaustion"."""
 GENERIC_WORDS = frozenset(
     {
-        "after", "again", "also", "because", "being", "caused", "cause", "change", "changed",
-        "could", "error", "errors", "every", "fixed", "from", "have", "into", "issue", "more",
-        "problem", "resolved", "restart", "restarted", "service", "since", "that", "their",
-        "them", "then", "there", "these", "this", "those", "through", "under", "were", "what",
-        "when", "which", "while", "with", "would",
+        "about", "after", "again", "also", "back", "because", "been", "before", "being", "both",
+        "came", "cause", "caused", "causes", "change", "changed", "come", "comes", "could",
+        "does", "down", "during", "each", "error", "errors", "even", "ever", "every", "fixed",
+        "from", "have", "here", "into", "issue", "issues", "just", "like", "made", "make", "many",
+        "more", "most", "much", "must", "never", "none", "only", "other", "over", "problem",
+        "problems", "request", "requests", "resolved", "restart", "restarted", "same", "server",
+        "service", "services", "should", "since", "some", "still", "such", "than", "that",
+        "their", "them", "then", "there", "these", "they", "this", "those", "through", "under",
+        "until", "very", "were", "what", "when", "where", "which", "while", "will", "with",
+        "would",
     }
 )  # fmt: skip
 """Words that name no cause: sharing one says nothing about agreement."""
