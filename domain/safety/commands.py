@@ -27,6 +27,7 @@ from domain.safety.rules import (
     ToolRule,
     Wrapper,
     flags,
+    opaque,
     opts,
     pattern,
 )
@@ -111,9 +112,7 @@ WRAPPERS: Mapping[str, Wrapper] = {
         opts(_SSH_OPTS),
         skip=1,
         text=True,
-        patterns=(
-            pattern(_SSH_RUNS, Rule(M, "runs a local or remote command set in its options")),
-        ),
+        patterns=(pattern(_SSH_RUNS, opaque("runs a local or remote command set in its options")),),
         # `ssh -N -L 5432:db:5432 bastion` only forwards ports.
         alone=flags(pattern(r"\s-[a-zA-Z]*N\b", READS), default=REMOTE_SHELL),
     ),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from domain.safety import rules
-from domain.safety.rules import SEVERITY, Pattern, Rule, ToolRule, Verdict
+from domain.safety.rules import Pattern, Rule, ToolRule, Verdict, rank
 
 MAX_DEPTH = 12
 
@@ -209,5 +209,5 @@ def worst_of(findings: Iterable[Finding | None], segment: str) -> Finding:
     present = [f for f in findings if f is not None]
     if not present:
         return Finding(rules.UNKNOWN, segment)
-    worst = max(present, key=lambda finding: SEVERITY[finding.rule.safety])
+    worst = max(present, key=lambda finding: rank(finding.rule))
     return replace(worst, privileged=any(f.privileged for f in present))

@@ -17,7 +17,11 @@ from enum import StrEnum
 
 
 class CommandSafety(StrEnum):
-    """How risky a suggested shell command is; only read-only commands are shown to run."""
+    """How risky a command is: it reads, it changes state, or it destroys or exposes something.
+
+    Evidence is collected with read-only commands only; a solution's state-changing commands are
+    shown as actions for people to run; dangerous ones are never shown.
+    """
 
     READ_ONLY = "read_only"
     MUTATING = "mutating"
@@ -37,6 +41,19 @@ class Rule:
 
     safety: CommandSafety
     reason: str
+    opaque: bool = False
+    """The validator cannot see what it will do (an unknown program or subcommand, a script,
+    inline code, a prompt, commands read from input): never shown as an action to take."""
+
+
+def rank(rule: Rule) -> tuple[int, bool]:
+    """How bad a verdict is: by safety, and what cannot be inspected above what can."""
+    return SEVERITY[rule.safety], rule.opaque
+
+
+def opaque(reason: str) -> Rule:
+    """A verdict for what the validator cannot inspect: never read-only, never an action."""
+    return Rule(M, reason, opaque=True)
 
 
 @dataclass(frozen=True)
@@ -56,19 +73,19 @@ Verdict = Rule | Runs
 
 def worst(rules: Iterable[Rule]) -> Rule:
     """The riskiest of some rules (the first among equals); READS if there are none."""
-    return max(rules, key=lambda rule: SEVERITY[rule.safety], default=READS)
+    return max(rules, key=rank, default=READS)
 
 
 READS = Rule(R, "reads without changing anything")
-UNKNOWN = Rule(M, "is not a command known to be read-only")
-RUNS_SCRIPT = Rule(M, "runs a script the validator cannot inspect")
-RUNS_INLINE = Rule(M, "runs inline code the validator cannot inspect")
-OPENS_SHELL = Rule(M, "starts an interactive shell or prompt, where anything can be typed")
+UNKNOWN = opaque("is not a command known to be read-only")
+RUNS_SCRIPT = opaque("runs a script the validator cannot inspect")
+RUNS_INLINE = opaque("runs inline code the validator cannot inspect")
+OPENS_SHELL = opaque("starts an interactive shell or prompt, where anything can be typed")
 PRIVILEGED_SHELL = Rule(D, "opens a shell with root or another user's rights, where anything runs")
-REMOTE_SHELL = Rule(M, "opens an interactive shell on another host")
-REMOTE_INPUT = Rule(M, "runs its input as commands on another host, which cannot be checked")
+REMOTE_SHELL = opaque("opens an interactive shell on another host")
+REMOTE_INPUT = opaque("runs its input as commands on another host, which cannot be checked")
 REVEALS_SECRETS = Rule(D, "reveals secret values, printing them into the channel")
-CHANGES_CODE = Rule(M, "runs inline code that changes files or processes")
+CHANGES_CODE = opaque("runs inline code that changes files or processes")
 EDITS_IN_PLACE = Rule(M, "edits files in place")
 WRITES_FILE = Rule(M, "writes to a file")
 WRITES_DEVICE = Rule(D, "writes directly to a device")
@@ -78,7 +95,7 @@ PIPE_DOWNLOAD = Rule(D, "pipes a download into a shell")
 PIPE_TEXT = Rule(D, "pipes text into a shell to run it")
 VARIABLE_COMMAND = Rule(D, "runs a command whose name is only known when it runs")
 HISTORY = Rule(D, "re-runs a command from the shell history")
-HOOK_VARIABLE = Rule(M, "sets a variable that makes programs run another command")
+HOOK_VARIABLE = opaque("sets a variable that makes programs run another command")
 NETWORK = Rule(M, "changes network configuration")
 STOPS = Rule(M, "stops processes")
 SERVICE = Rule(M, "starts, stops or restarts a service")
@@ -88,7 +105,7 @@ DISK = Rule(M, "changes disk partitions or mounts")
 
 def unknown_verb(path: str) -> Rule:
     """The verdict for a subcommand the tables do not know (`kubectl frobnicate`)."""
-    return Rule(M, f"is not a known read-only {path} subcommand")
+    return opaque(f"is not a known read-only {path} subcommand")
 
 
 Pattern = tuple[re.Pattern[str], Rule]

@@ -17,14 +17,18 @@ from domain.safety.rules import (
     KUBECONFIG,
     READS,
     REVEALS_SECRETS,
+    D,
     M,
     Rule,
     ToolRule,
     checked,
+    opaque,
     opts,
 )
 
 CLOUD = Rule(M, "changes cloud resources")
+CLOUD_DELETES = Rule(D, "deletes cloud resources")
+_DELETES = re.compile(r"^(?:delete|terminate|remove|purge|destroy|rm|rb)(?:-[a-z0-9-]+)?$")
 CLOUD_SAVES = Rule(M, "saves a download to disk")
 
 # ---------------------------------------------------------------- aws
@@ -92,7 +96,7 @@ def _aws(args: list[str], upstream: str | None) -> Rule:
         return CLOUD_SAVES
     if _AWS_READ.match(operation) or operation in _AWS_READS.get(service, frozenset()):
         return READS
-    return CLOUD
+    return CLOUD_DELETES if _DELETES.match(operation) else CLOUD
 
 
 # ---------------------------------------------------------------- gcloud, az, doctl
@@ -137,12 +141,12 @@ def _grouped_cli(tool: str) -> ToolRule:
             if word == "get-credentials" or (word == "save" and "kubeconfig" in path[:index]):
                 return KUBECONFIG
             if index > 0 and _WRITE_VERB.match(word):  # `gcloud run …` is a group
-                return CLOUD
+                return CLOUD_DELETES if _DELETES.match(word) else CLOUD
             if _READ_VERB.match(word):
                 return READS
             if not _GROUP.fullmatch(word):
                 break
-        return Rule(M, f"is not a known read-only {tool} command")
+        return opaque(f"is not a known read-only {tool} command")
 
     return checked(check)
 

@@ -23,6 +23,7 @@ from domain.safety.rules import (
     ToolRule,
     Verdict,
     checked,
+    opaque,
     opts,
     same,
     worst,
@@ -31,11 +32,11 @@ from domain.safety.rules import (
 SERVER = Rule(M, "changes the database server")
 REDIS_WIPE = Rule(D, "wipes every key in Redis")
 REDIS_CHANGES = Rule(M, "changes data in Redis")
-REDIS_UNKNOWN = Rule(M, "is not a known read-only redis-cli command")
-REDIS_PROMPT = Rule(M, "opens an interactive Redis prompt, where anything can be typed")
-REDIS_FROM_INPUT = Rule(M, "runs Redis commands read from its input, which cannot be checked")
+REDIS_UNKNOWN = opaque("is not a known read-only redis-cli command")
+REDIS_PROMPT = opaque("opens an interactive Redis prompt, where anything can be typed")
+REDIS_FROM_INPUT = opaque("runs Redis commands read from its input, which cannot be checked")
 REDIS_CLUSTER = Rule(M, "changes the Redis cluster")
-MONGO_FROM_INPUT = Rule(M, "runs database commands read from its input, which cannot be checked")
+MONGO_FROM_INPUT = opaque("runs database commands read from its input, which cannot be checked")
 
 # ---------------------------------------------------------------- Redis
 

@@ -21,19 +21,20 @@ from domain.safety.rules import (
     checked,
     flags,
     hooks,
+    opaque,
     opts,
     pattern,
     same,
 )
 
-_FORCE_RECURSIVE = r"^(?=.*\s(?:-[a-zA-Z]*[rR]|--recursive\b))(?=.*\s(?:-[a-zA-Z]*f|--force\b))"
+_RECURSIVE = r"\s(?:-[a-zA-Z]*[rR]|--recursive\b)"
 _WORLD_WRITABLE = r"\s0*[0-7][0-7][2367](?=\s|$)|[\s,](?=[ug]{0,3}[ao])[ugoa]{1,4}\+[rwxX]{0,4}w"
 
 EDITS = Rule(M, "opens a file for editing")
-TAR_RUNS = Rule(M, "runs another program through its options")
+TAR_RUNS = opaque("runs another program through its options")
 
 
-PAGER_RUNS = Rule(M, "runs commands or writes files from its options")
+PAGER_RUNS = opaque("runs commands or writes files from its options")
 
 
 def _second_operand_written(value_options: frozenset[str]) -> Check:
@@ -84,8 +85,8 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
         ),
         "less more",
     ),
-    "rg": flags(pattern(r"\s--pre(?:=|\s)", Rule(M, "runs another program on each file"))),
-    "ack": flags(pattern(r"\s--(?:pager|output)\b", Rule(M, "runs another program or code"))),
+    "rg": flags(pattern(r"\s--pre(?:=|\s)", opaque("runs another program on each file"))),
+    "ack": flags(pattern(r"\s--(?:pager|output)\b", opaque("runs another program or code"))),
     "tree": flags(pattern(r"\s-o\b", WRITES_FILE)),
     "atop": flags(pattern(r"\s-[a-zA-Z]*w\b", WRITES_FILE)),
     "dmidecode": flags(pattern(r"\s--dump-bin\b", WRITES_FILE)),
@@ -97,11 +98,11 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
             pattern(r"\s(?:-[a-zA-Z]*[fE]\b|--(?:file|exec)\b)|@include\b", RUNS_SCRIPT),
             pattern(
                 r"\s(?:-i\s*inplace|--include[=\s]inplace|-[a-zA-Z]*l\b|--load\b)|@load\b",
-                Rule(M, "edits files in place or loads an extension"),
+                opaque("edits files in place or loads an extension"),
             ),
             pattern(
                 r"\bsystem\s*\(|\|&?\s*getline|print[^;}]*[|>]",
-                Rule(M, "runs commands or writes files"),
+                opaque("runs commands or writes files"),
             ),
         ),
         "awk gawk mawk",
@@ -109,7 +110,7 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
     "yq": flags(pattern(r"\s(?:-[a-zA-Z]*i\b|--inplace\b)", EDITS_IN_PLACE)),
     "sar": flags(pattern(r"\s-[a-zA-Z]*o\b", WRITES_FILE)),
     "fuser": flags(pattern(r"\s(?:-[a-zA-Z]*k|--kill)\b", STOPS)),
-    **same(Rule(M, "schedules a command to run later"), "at batch"),
+    **same(opaque("schedules a command to run later"), "at batch"),
     "tar": flags(
         pattern(
             r"\s--(?:checkpoint-action|to-command|use-compress-program|info-script"
@@ -133,13 +134,13 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
     "ulimit": flags(pattern(r"\s(?:\d|unlimited)", Rule(M, "changes resource limits"))),
     "tmux": ToolRule(
         subcommands=same(READS, "ls list-sessions list-windows has-session info"),
-        default=Rule(M, "runs commands in a terminal session"),
+        default=opaque("runs commands in a terminal session"),
     ),
     "screen": flags(
-        pattern(r"\s-(?:ls|list)\b", READS), default=Rule(M, "runs commands in a terminal session")
+        pattern(r"\s-(?:ls|list)\b", READS), default=opaque("runs commands in a terminal session")
     ),
     "rm": flags(
-        pattern(_FORCE_RECURSIVE, Rule(D, "deletes files recursively")),
+        pattern(_RECURSIVE, Rule(D, "deletes files recursively")),
         default=Rule(M, "deletes files"),
     ),
     "rmdir": Rule(M, "deletes directories"),
@@ -165,10 +166,11 @@ FILE_COMMANDS: Mapping[str, Rule | ToolRule] = {
         pattern(r"^\s+-[0lL](?=\s|$)", READS),
         default=STOPS,
     ),
-    **same(STOPS, "pkill killall killall5 skill"),
+    **same(STOPS, "pkill killall skill"),
+    "killall5": Rule(D, "stops every process on the machine"),
     "sed": checked(sed_rule),
     "sort": flags(
-        pattern(r"\s--compress-program\b", Rule(M, "runs another program")),
+        pattern(r"\s--compress-program\b", opaque("runs another program")),
         pattern(r"\s(?:-[a-zA-Z]*o|--output)", WRITES_FILE),
     ),
     "tee": flags(

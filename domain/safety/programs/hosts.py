@@ -18,6 +18,7 @@ from domain.safety.rules import (
     Verdict,
     flags,
     objects,
+    opaque,
     opts,
     pattern,
     same,
@@ -65,7 +66,7 @@ def _perf_stat(args: list[str], upstream: str | None) -> Verdict:
     if option_values(args, "o", opts("--output")):
         return WRITES_FILE
     if option_values(args, "", opts("--pre --post")):
-        return Rule(M, "runs commands before or after counting")
+        return opaque("runs commands before or after counting")
     words, skip = [], False
     for index, arg in enumerate(args):
         if skip:
@@ -227,7 +228,7 @@ HOST_COMMANDS: Mapping[str, Rule | ToolRule] = {
         "list status tree introspect monitor get-property",
         "call set-property emit capture",
     ),
-    "coredumpctl": objects(Rule(M, "runs a debugger or writes a core dump"), "list info", "dump"),
+    "coredumpctl": objects(opaque("runs a debugger or writes a core dump"), "list info", "dump"),
     "systemd-analyze": objects(
         Rule(M, "changes systemd settings"),
         "time blame critical-chain plot dot dump cat-config unit-files unit-paths calendar"

@@ -20,14 +20,15 @@ from domain.safety.rules import (
     ToolRule,
     checked,
     flags,
+    opaque,
     opts,
     pattern,
 )
 
 SENDS = Rule(M, "sends a request that changes data on the server")
 SAVES = Rule(M, "saves a download to disk")
-OTHER_PROTOCOL = Rule(M, "uses a protocol other than HTTP, which can send commands")
-CONFIG_FILE = Rule(M, "reads its options from a file the validator cannot inspect")
+OTHER_PROTOCOL = opaque("uses a protocol other than HTTP, which can send commands")
+CONFIG_FILE = opaque("reads its options from a file the validator cannot inspect")
 
 # Endpoints that take a query in a POST body and only read.
 _QUERY_ENDPOINT = re.compile(

@@ -19,6 +19,7 @@ from domain.safety.rules import (
     ToolRule,
     flags,
     objects,
+    opaque,
     opts,
     pattern,
     same,
@@ -90,7 +91,8 @@ INFRA_COMMANDS: Mapping[str, Rule | ToolRule] = {
             "snapshot": _lists("status", rule=ETCD),
             **same(_lists("list", "get", rule=ETCD), "user role"),
             "auth": _lists("status", rule=ETCD),
-            **same(ETCD, "put del compact defrag move-leader txn make-mirror elect lock"),
+            **same(ETCD, "put compact defrag move-leader txn make-mirror elect lock"),
+            "del": Rule(D, "deletes keys from etcd"),
         },
     ),
     "vault": ToolRule(
@@ -127,7 +129,13 @@ INFRA_COMMANDS: Mapping[str, Rule | ToolRule] = {
         subcommands={
             **same(READS, "members info version monitor rtt"),
             "catalog": _lists("services", "nodes", "datacenters"),
-            "kv": ToolRule(subcommands=same(READS, "get export"), default=CONSUL),
+            "kv": ToolRule(
+                subcommands={
+                    **same(READS, "get export"),
+                    "delete": Rule(D, "deletes keys from Consul"),
+                },
+                default=CONSUL,
+            ),
             "operator": ToolRule(subcommands={"raft": _lists("list-peers", rule=CONSUL)}),
             "acl": ToolRule(
                 subcommands={
@@ -136,7 +144,7 @@ INFRA_COMMANDS: Mapping[str, Rule | ToolRule] = {
                 },
                 default=CONSUL,
             ),
-            "exec": Rule(M, "runs a command on every node in the cluster"),
+            "exec": opaque("runs a command on every node in the cluster"),
         },
         default=CONSUL,
     ),

@@ -14,12 +14,12 @@ from domain.safety.rules import (
     READS,
     REVEALS_SECRETS,
     Check,
-    M,
     Rule,
     Runs,
     ToolRule,
     Verdict,
     checked,
+    opaque,
     opts,
     unknown_verb,
 )
@@ -111,7 +111,7 @@ def _objects_check(
 
     def check(args: list[str], upstream: str | None) -> Verdict:
         if any(arg in ("-b", "-batch") for arg in args):
-            return Rule(M, f"runs {tool} commands from a file the validator cannot inspect")
+            return opaque(f"runs {tool} commands from a file the validator cannot inspect")
         words: list[str] = []
         skip = False
         for arg in args:

@@ -21,6 +21,7 @@ from domain.safety.rules import (
     Rule,
     ToolRule,
     flags,
+    opaque,
     opts,
     pattern,
     same,
@@ -94,16 +95,21 @@ _KUBECTL: Mapping[str, Rule | ToolRule] = {
         patterns=(
             pattern(
                 r"(?<!-n)(?<!--namespace)\s(?:namespaces?|ns)(?:[/,]\S*)?(?=\s|$)",
-                Rule(D, "deletes a whole Kubernetes namespace"),
+                Rule(D, "deletes the namespace and everything in it"),
             ),
             pattern(r"\s--all\b", Rule(D, "deletes every resource of a kind")),
+            pattern(
+                r"\s(?:pvc|pv|persistentvolumes?|persistentvolumeclaims?)(?:[/,.]\S*)?(?=\s|$)",
+                Rule(D, "deletes a volume claim or volume, and the data on it can go with it"),
+            ),
         ),
-        default=Rule(M, "deletes Kubernetes resources"),
+        # Deleting a workload removes it until someone re-creates it: a rollout restart restarts.
+        default=Rule(D, "deletes Kubernetes resources"),
     ),
     "scale": Rule(M, "scales a workload"),
     "cordon": Rule(M, "stops scheduling on a node"),
     "drain": Rule(M, "evicts every pod from a node"),
-    "exec": Rule(M, "runs a command inside a container"),
+    "exec": opaque("runs a command inside a container"),
     "cp": Rule(M, "copies files into or out of a container"),
     "proxy": _listens("--address"),
     "port-forward": _listens("--address"),
@@ -133,7 +139,7 @@ _OC: Mapping[str, Rule | ToolRule] = {
     "whoami": flags(pattern(r"\s(?:-t|--show-token)\b", REVEALS_SECRETS)),
     "project": flags(pattern(r"^\s*(?:-\S+\s+)*[^-\s]", KUBECONFIG)),
     **same(KUBECONFIG, "login logout"),
-    "rsh": Rule(M, "opens a shell inside a container"),
+    "rsh": opaque("opens a shell inside a container"),
     "rsync": Rule(M, "copies files into or out of a container"),
     **same(K8S, "new-app new-project new-build start-build cancel-build import-image tag"),
     **same(K8S, "process idle image policy secrets"),
@@ -164,7 +170,10 @@ _HELM = ToolRule(
                 **same(REVEALS_SECRETS, "values manifest all hooks"),
             }
         ),
-        **same(HELM, "install upgrade uninstall rollback delete del un"),
+        **same(HELM, "install upgrade rollback"),
+        **same(
+            Rule(D, "uninstalls a Helm release, deleting its resources"), "uninstall delete del un"
+        ),
         "test": Rule(M, "runs the release's test pods in the cluster"),
         **same(
             ToolRule(subcommands={"list": READS, "ls": READS}, bare=READS),

@@ -22,6 +22,7 @@ from domain.safety.rules import (
     checked,
     flags,
     objects,
+    opaque,
     opts,
     pattern,
     same,
@@ -32,10 +33,10 @@ from domain.safety.rules import (
 FIREWALL = Rule(M, "changes firewall rules")
 FIREWALL_FLUSH = Rule(D, "flushes every firewall rule")
 CAPTURE = Rule(M, "writes a capture file or runs a command on it")
-SENDS_INPUT = Rule(M, "sends its input to a network service, which cannot be checked")
+SENDS_INPUT = opaque("sends its input to a network service, which cannot be checked")
 HANDS_OVER = Rule(D, "hands a shell or program to whoever connects")
 LISTENS = Rule(M, "listens for network connections")
-CONNECTS = Rule(M, "opens an interactive network connection")
+CONNECTS = opaque("opens an interactive network connection")
 
 # ---------------------------------------------------------------- firewalls
 
@@ -80,7 +81,7 @@ _NFT_CHANGES = opts("add delete insert replace create destroy reset rename flush
 def _nft(args: list[str], upstream: str | None) -> Rule:
     if any(arg in ("-f", "--file", "-i", "--interactive") for arg in args):
         checks_only = any(arg in ("-c", "--check") for arg in args)
-        return READS if checks_only else Rule(M, "changes firewall rules from a file or prompt")
+        return READS if checks_only else opaque("changes firewall rules from a file or prompt")
     words = " ".join(arg for arg in args if not arg.startswith("-")).replace(";", " ; ")
     return worst(_nft_command(part.split()) for part in words.split(" ; ") if part.strip())
 
@@ -148,7 +149,7 @@ def _tls_client(args: list[str], upstream: str | None) -> Rule | None:
 _PRINTS_KEY = flags(pattern(r"\s-(?:pubout|noout)\b", READS), default=REVEALS_SECRETS)
 _OPENSSL = ToolRule(
     patterns=(
-        pattern(r"\s-(?:engine|provider-path)\b", Rule(M, "loads code through an OpenSSL engine")),
+        pattern(r"\s-(?:engine|provider-path)\b", opaque("loads code through an OpenSSL engine")),
         pattern(
             r"\s-(?:out|keyout|sess_out|writerand|msgfile|keylogfile|respout|reqout)\b",
             WRITES_FILE,

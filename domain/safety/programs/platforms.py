@@ -17,6 +17,7 @@ from domain.safety.rules import (
     ToolRule,
     flags,
     objects,
+    opaque,
     opts,
     pattern,
     same,
@@ -27,6 +28,7 @@ IMAGES = Rule(M, "changes container images")
 SWARM = Rule(M, "changes the swarm or its services")
 TF_STATE = Rule(M, "changes Terraform state")
 DESTROYS = Rule(D, "destroys managed infrastructure")
+DELETES_VOLUMES = Rule(D, "deletes volumes and the data in them")
 REPO = Rule(M, "changes the repository")
 CONFIG = Rule(M, "changes git configuration")
 
@@ -36,7 +38,7 @@ _CONTAINER = {
     **same(CONTAINERS, "attach export"),
     "rm": Rule(M, "deletes containers"),
     "prune": Rule(M, "deletes stopped containers"),
-    "exec": Rule(M, "runs a command inside a container"),
+    "exec": opaque("runs a command inside a container"),
     "run": Rule(M, "starts a new container"),
     "cp": Rule(M, "copies files into or out of a container"),
 }
@@ -47,7 +49,10 @@ _COMPOSE = ToolRule(
     ),
     subcommands={
         **same(READS, "ps logs config top images ls port version events stats"),
-        **same(CONTAINERS, "up down restart stop start rm kill pull build exec run create"),
+        "down": flags(
+            pattern(r"\s(?:-[a-zA-Z]*v\b|--volumes\b)", DELETES_VOLUMES), default=CONTAINERS
+        ),
+        **same(CONTAINERS, "up restart stop start rm kill pull build exec run create"),
         **same(CONTAINERS, "pause unpause scale cp watch push"),
     },
 )
@@ -63,9 +68,23 @@ _DOCKER = ToolRule(
         "rmi": Rule(M, "deletes images"),
         "container": ToolRule(subcommands=_CONTAINER),
         "image": objects(IMAGES, "ls list inspect history", "rm prune pull push build tag load"),
-        "volume": objects(Rule(M, "changes volumes"), "ls list inspect", "rm prune create"),
+        "volume": ToolRule(
+            subcommands={
+                **same(READS, "ls list inspect"),
+                "create": Rule(M, "creates volumes"),
+                **same(DELETES_VOLUMES, "rm prune"),
+            }
+        ),
         "network": objects(NETWORK, "ls list inspect", "rm prune create connect disconnect"),
-        "system": objects(Rule(M, "deletes unused Docker data"), "df info events", "prune"),
+        "system": ToolRule(
+            subcommands={
+                **same(READS, "df info events"),
+                "prune": flags(
+                    pattern(r"\s--volumes\b", DELETES_VOLUMES),
+                    default=Rule(M, "deletes unused Docker data"),
+                ),
+            }
+        ),
         "compose": _COMPOSE,
         **same(
             objects(SWARM, _SWARM_LISTS, "rm remove create update scale rollback deploy"),
@@ -104,7 +123,7 @@ _TERRAFORM = ToolRule(
         ),
         "test": Rule(M, "creates and destroys real infrastructure to run tests"),
         "init": Rule(M, "prepares the working directory and can migrate state"),
-        "console": Rule(M, "opens an interactive console"),
+        "console": opaque("opens an interactive console"),
         **same(TF_STATE, "import taint untaint refresh force-unlock get login logout"),
         "state": ToolRule(
             subcommands={
@@ -153,7 +172,7 @@ def _git_options(args: list[str], upstream: str | None) -> Rule | None:
     settings = option_values(own, "c", opts("--config-env"), "C")
     exec_path = any(arg.startswith("--exec-path=") for arg in own)
     if exec_path or any(not _HARMLESS_CONFIG.match(setting) for setting in settings):
-        return Rule(M, "sets a git option that can make it run another program")
+        return opaque("sets a git option that can make it run another program")
     return None
 
 
@@ -186,7 +205,7 @@ _GIT = ToolRule(
         "grep": flags(
             pattern(
                 r"\s(?:-[a-zA-Z]*O|--open-files-in-pager)",
-                Rule(M, "opens the matches with another program"),
+                opaque("opens the matches with another program"),
             )
         ),
         "config": ToolRule(check=_git_config),

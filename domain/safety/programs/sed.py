@@ -7,10 +7,10 @@ a script the parser cannot follow is not read-only.
 from __future__ import annotations
 
 from domain.safety.findings import option_values
-from domain.safety.rules import EDITS_IN_PLACE, RUNS_SCRIPT, WRITES_FILE, M, Rule, opts
+from domain.safety.rules import EDITS_IN_PLACE, RUNS_SCRIPT, WRITES_FILE, Rule, opaque, opts
 
-RUNS_SHELL = Rule(M, "runs shell commands from its sed script")
-UNREADABLE = Rule(M, "has a sed script the validator cannot read")
+RUNS_SHELL = opaque("runs shell commands from its sed script")
+UNREADABLE = opaque("has a sed script the validator cannot read")
 _HARMLESS_OUTPUT = frozenset({"/dev/stdout", "/dev/stderr"})
 _SIMPLE = frozenset("=dDgGhHnNpPxzF{}")
 _TO_LINE_END = frozenset("aic#rRwWe")

@@ -27,17 +27,19 @@ from domain.safety.rules import (
     ToolRule,
     Verdict,
     checked,
+    opaque,
     opts,
     pattern,
     worst,
 )
 
-SQL_FROM_INPUT = Rule(M, "runs SQL read from its input, which cannot be checked")
-DB_PROMPT = Rule(M, "opens an interactive database prompt, where anything can be typed")
+SQL_FROM_INPUT = opaque("runs SQL read from its input, which cannot be checked")
+DB_PROMPT = opaque("opens an interactive database prompt, where anything can be typed")
 STOPS_SESSIONS = Rule(M, "stops database sessions")
-RUNS_CLIENT_SHELL = Rule(M, "runs a shell command from the database client")
-UNKNOWN_CLIENT_COMMAND = Rule(M, "runs a database client command not known to be read-only")
+RUNS_CLIENT_SHELL = opaque("runs a shell command from the database client")
+UNKNOWN_CLIENT_COMMAND = opaque("runs a database client command not known to be read-only")
 QUERY = Rule(R, "runs a read-only query")
+EMPTIES_TABLE = Rule(D, "empties a database table")
 
 # Checked on every simple command except text filters (`grep "DROP TABLE" postgres.log` is fine).
 SQL_PATTERNS: tuple[Pattern, ...] = (
@@ -45,7 +47,7 @@ SQL_PATTERNS: tuple[Pattern, ...] = (
     pattern(r"(?i)\bdelete\s+from\b", Rule(D, "deletes database rows")),
     pattern(r"(?i)\bupdate\s+[\w.\"`]+\s+set\b", Rule(M, "updates database rows")),
     pattern(r"(?i)\binsert\s+into\b", Rule(M, "inserts database rows")),
-    pattern(r"(?i)\btruncate\s+table\b", Rule(M, "empties a database table")),
+    pattern(r"(?i)\btruncate\s+table\b", EMPTIES_TABLE),
     pattern(
         r"(?i)\b(?:alter|create)\s+(?:table|database|schema|index|user|role|view)\b",
         Rule(M, "changes the database schema"),
@@ -59,6 +61,8 @@ SQL_PATTERNS: tuple[Pattern, ...] = (
 _AT_START = r"(?:^|;)\s*"
 QUERY_PATTERNS: tuple[Pattern, ...] = (
     *SQL_PATTERNS,
+    pattern(r"(?i)" + _AT_START + r"truncate\b", EMPTIES_TABLE),
+    pattern(r"(?i)" + _AT_START + r"drop\b", Rule(D, "drops database objects")),
     pattern(
         r"(?i)\b(?:pg_terminate_backend|pg_cancel_backend)\s*\(|" + _AT_START + r"kill\b",
         STOPS_SESSIONS,

@@ -17,12 +17,12 @@ from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
         ("kubectl --cache-dir /tmp delete pod x", "deletes Kubernetes resources"),
         ("kubectl --some-new-flag value delete pod x", "deletes Kubernetes resources"),
         ("kubectl --some-new-flag get delete pod x", "deletes Kubernetes resources"),
-        ("helm --kube-token abc uninstall x", "changes a Helm release"),
-        ("helm --some-new-flag abc uninstall x", "changes a Helm release"),
+        ("helm --kube-token abc uninstall x", "uninstalls a Helm release"),
+        ("helm --some-new-flag abc uninstall x", "uninstalls a Helm release"),
         ("docker --tlscacert ca.pem rm -f x", "deletes containers"),
         ("docker --some-new-flag ca.pem rm -f x", "deletes containers"),
-        ("docker compose --project-directory /srv/app down -v", "changes containers"),
-        ("docker compose --some-new-flag /srv/app down -v", "changes containers"),
+        ("docker compose --project-directory /srv/app down -v", "deletes volumes"),
+        ("docker compose --some-new-flag /srv/app down -v", "deletes volumes"),
         ("systemctl --some-new-flag x restart nginx", "restarts a service"),
         ("kubectl -v 6 frobnicate get", "is not a known read-only kubectl subcommand"),
         ("kubectl neat get pod x", "is not a known read-only kubectl subcommand"),
@@ -31,7 +31,7 @@ from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
 )
 def test_an_option_value_never_hides_the_subcommand(command: str, reason: str) -> None:
     verdict = _verdict(command)
-    assert verdict.safety is MUTATING
+    assert not verdict.is_safe
     assert reason in verdict.reason
 
 

@@ -8,12 +8,11 @@ from domain.safety import CommandSafety
 from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
 
 
-# DESIGN §6: privileged and state-changing commands are never shown as something to run.
+# DESIGN §6: state-changing commands are never evidence to collect; solutions show them as actions.
 @pytest.mark.parametrize(
     ("command", "reason"),
     [
         ("rm /tmp/lockfile", "deletes files"),
-        ("rm -r /tmp/cache", "deletes files"),
         ("rmdir /tmp/empty", "deletes directories"),
         ("unlink /tmp/sock", "deletes a file"),
         ("shred -u secrets.txt", "destroys file contents"),
@@ -27,9 +26,6 @@ from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
         ("chmod 1777 /tmp", "changes file permissions"),
         ("chown www-data:www-data /var/www", "changes file ownership"),
         ("chgrp adm /var/log/app.log", "changes file ownership"),
-        ("kubectl delete pod api-7d9", "deletes Kubernetes resources"),
-        ("kubectl -n prod delete pod api-7d9", "deletes Kubernetes resources"),
-        ("kubectl delete pod api-7d9 -n ns", "deletes Kubernetes resources"),
         ("kubectl apply -f deploy.yaml", "changes Kubernetes resources"),
         ("kubectl edit deploy api", "changes Kubernetes resources"),
         ("kubectl scale deploy api --replicas=0", "scales a workload"),
@@ -66,8 +62,6 @@ from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
         ("git commit -am wip", "changes the repository"),
         ('psql -c "UPDATE users SET admin = true"', "updates database rows"),
         ('psql -c "INSERT INTO audit VALUES (1)"', "inserts database rows"),
-        ('psql -c "TRUNCATE TABLE sessions"', "empties a database table"),
-        ('psql -c "TRUNCATE sessions"', "changes the database"),
         ('mysql -e "ALTER TABLE users ADD COLUMN x int"', "changes the database schema"),
         ('psql -c "GRANT ALL PRIVILEGES ON db TO bob"', "changes permissions"),
         ('psql -c "REVOKE SELECT ON t FROM bob"', "changes permissions"),
@@ -135,9 +129,6 @@ from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
         ("git branch -D hotfix", "changes the repository"),
         ("git branch hotfix", "changes the repository"),
         ("git tag -d v1.2.0", "changes the repository"),
-        ("aws s3 rm s3://bucket/logs --recursive", "changes cloud resources"),
-        ("aws ec2 terminate-instances --instance-ids i-0abc", "changes cloud resources"),
-        ("gcloud compute instances delete web-1", "changes cloud resources"),
         ("az vm restart -n web-1 -g prod", "changes cloud resources"),
         ("curl -X PURGE https://cdn.example.com/x", "changes data on the server"),
         ("mongosh --eval 'db.users.deleteMany({})'", "changes the database"),
@@ -213,11 +204,11 @@ def test_a_command_without_sudo_needs_no_privilege() -> None:
         ("sudo -- rm -rf /srv", DANGEROUS),
         ("eval 'rm -rf /srv'", DANGEROUS),
         ("eval", READ),
-        ("FOO=1 BAR=2 kubectl delete pod x", MUTATING),
+        ("FOO=1 BAR=2 kubectl delete pod x", DANGEROUS),
         ("nohup rm -rf /srv &", DANGEROUS),
-        ("timeout 5 kubectl delete pod x", MUTATING),
+        ("timeout 5 kubectl delete pod x", DANGEROUS),
         ("timeout -s KILL 10s rm x", MUTATING),
-        ("watch -n 5 kubectl delete pod x", MUTATING),
+        ("watch -n 5 kubectl delete pod x", DANGEROUS),
         ("nice -n 10 rm x", MUTATING),
         ("xargs -n 1 rm", MUTATING),
         ("time rm x", MUTATING),
