@@ -83,6 +83,7 @@ async def serve(settings: Settings, *, http: bool, port: int, stop: asyncio.Even
     try:
         await runtime.start()
         server = await start_server(runtime, http=http, port=port)
+        runtime.start_warm_up()
         print(f"FaultMaven is running ({_mode(server)}). Press Ctrl+C to stop.", flush=True)
         await stop.wait()
         print("Stopping: finishing the turns in progress…", flush=True)
@@ -126,6 +127,7 @@ async def console(
     )
     try:
         await runtime.start()
+        runtime.start_warm_up()
         await session.run(lambda: runtime.worker.wait_idle(CONSOLE_WAIT_S))
     finally:
         await runtime.close(grace_s=GRACE_S)

@@ -10,9 +10,10 @@ import asyncio
 import functools
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 import aiohttp
 from slack_bolt.app.async_app import AsyncApp
@@ -101,7 +102,9 @@ class Runtime:
     http: aiohttp.ClientSession | None = None
     alert_endpoint: AlertEndpoint | None = None
     readiness: Readiness = field(default_factory=Readiness)
-    """What the warm-up still loads (nothing when tests or the console give the knowledge)."""
+    """What the warm-up still loads (nothing when tests give the knowledge)."""
+    warming: Callable[[], Coroutine[Any, Any, None]] | None = None
+    """The warm-up, for `start_warm_up`."""
     background: list[asyncio.Task[None]] = field(default_factory=list)
     closers: list[Callable[[], None]] = field(default_factory=list)
     """Resources released last (the workflow index's LanceDB connection)."""
@@ -110,6 +113,16 @@ class Runtime:
         """Fail scorings a crash left running, then process the inbox (resuming unfinished work)."""
         await self.services.scoring.fail_orphans(elsewhere=await self.worker.held_elsewhere())
         await self.worker.start()
+
+    def start_warm_up(self) -> None:
+        """Load the heavy libraries in the background, once the bot answers Slack.
+
+        Started only then: nothing the warm-up does, and no mistake that would make it hold the
+        event loop, can keep the bot from listening; turns that need a part wait for it.
+        """
+        if self.warming is not None:
+            self.background.append(asyncio.create_task(self.warming(), name="fm-warm-up"))
+            self.warming = None
 
     async def close(self, *, grace_s: float = 10.0) -> None:
         """Drain running turns within the grace period, then release everything."""
@@ -191,8 +204,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         gateway = llm if isinstance(llm, LiteLLMGateway) else None
         model = model_warm_up(settings, gate)
         runtime.readiness = Readiness(parts(gateway, model))
-        warming = warm_up(gateway, model, runtime.readiness)
-        runtime.background.append(asyncio.create_task(warming, name="fm-warm-up"))
+        runtime.warming = functools.partial(warm_up, gateway, model, runtime.readiness)
     return runtime
 
 
