@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from domain.case import Case
 from domain.engine.context import TurnLog
+from domain.engine.summary import summary_view
 from domain.engine.view import (
-    CaseHeaderView,
     ConclusionView,
     ConfirmationPrompt,
     DebugInfo,
@@ -25,7 +25,7 @@ from domain.engine.view import (
     TurnReply,
 )
 from domain.investigation.conclusions import Solution, rubric_band
-from domain.investigation.evidence_requests import EvidenceRequest, EvidenceStatus, open_requests
+from domain.investigation.evidence_requests import EvidenceRequest, EvidenceStatus
 from domain.investigation.hypotheses import HypothesisStatus
 from domain.knowledge import Citation
 from domain.lifecycle.confirmations import (
@@ -156,31 +156,6 @@ def escalation_view(case: Case) -> EscalationView | None:
     )
 
 
-def case_header(case: Case) -> CaseHeaderView:
-    """The living case header."""
-    wc = case.working_conclusion
-    problem = case.problem_verification
-    rc = case.root_cause_conclusion
-    return CaseHeaderView(
-        case_id=case.case_id,
-        short_id=case.short_id,
-        status=case.status,
-        stage=case.current_stage,
-        completion=case.progress.completion_percentage,
-        path=case.path,
-        problem=problem.symptom_statement
-        if problem
-        else case.consulting.proposed_problem_statement,
-        working_conclusion=ConclusionView(statement=wc.statement, confidence=wc.confidence)
-        if wc
-        else None,
-        root_cause_confidence=rc.confidence_level if rc else None,
-        open_requests=len(open_requests(case.evidence_requests)),
-        pending_confirmations=len(case.pending_confirmations()),
-        degraded=case.degraded_mode is not None and case.degraded_mode.is_active,
-    )
-
-
 def hypotheses_view(case: Case) -> list[HypothesisView]:
     """Hypotheses still in play, most likely first."""
     shown = [h for h in case.hypotheses.values() if h.status not in _HIDDEN_HYPOTHESES]
@@ -209,7 +184,7 @@ class ReplyParts:
 
 
 def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
-    """The reply for a turn: new items, current conclusions, header, notices and debug info."""
+    """The reply for a turn: new items, current conclusions, summary, notices and debug info."""
     wc = case.working_conclusion
     return TurnReply(
         kind=parts.kind,
@@ -235,7 +210,7 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
         citations=list(parts.citations),
         escalation=escalation_view(case),
         documents=list(parts.documents),
-        header=case_header(case),
+        summary=summary_view(case),
         debug=_debug(parts),
     )
 

@@ -7,11 +7,10 @@ from enum import StrEnum
 from pydantic import ConfigDict, Field
 
 from domain.base import DomainModel
+from domain.engine.summary import SummaryView
 from domain.investigation.conclusions import ConfidenceLevel
 from domain.investigation.evidence_requests import Criticality, EvidenceStatus, RequestCategory
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
-from domain.investigation.progress import InvestigationStage
-from domain.investigation.verification import InvestigationPath
 from domain.knowledge import Citation
 from domain.lifecycle.confirmations import ConfirmationKind, Decision
 from domain.lifecycle.special_states import DegradedModeType, DocumentType
@@ -169,23 +168,6 @@ class DebugInfo(View):
     ignored: list[str] = Field(default_factory=list)
 
 
-class CaseHeaderView(View):
-    """The living case header."""
-
-    case_id: str
-    short_id: str
-    status: CaseStatus
-    stage: InvestigationStage | None
-    completion: float
-    path: InvestigationPath | None
-    problem: str | None
-    working_conclusion: ConclusionView | None
-    root_cause_confidence: ConfidenceLevel | None
-    open_requests: int
-    pending_confirmations: int
-    degraded: bool
-
-
 class TurnReply(View):
     """Everything a turn says to the thread."""
 
@@ -208,5 +190,6 @@ class TurnReply(View):
     citations: list[Citation] = Field(default_factory=list)
     escalation: EscalationView | None = None
     documents: list[DocumentView] = Field(default_factory=list)
-    header: CaseHeaderView
+    summary: SummaryView
+    """The case's incident summary after the turn."""
     debug: DebugInfo = Field(default_factory=DebugInfo)

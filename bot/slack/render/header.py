@@ -1,6 +1,14 @@
-"""The living case header: the first bot message of a case thread, edited after every change."""
+"""The living case summary: the first bot message of a case thread, an incident summary.
+
+Status in plain words, severity and impact, when it started (and how long it lasted), the cause
+with its confidence, the mitigation's state, the next step and who owns it, the questions
+waiting. It is edited in place only when what it shows changes; nothing stale stays after the
+case ends.
+"""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from slack_sdk.models.blocks import Block, ButtonElement
 
@@ -8,29 +16,38 @@ from bot.slack.ids import ActionId, CaseValue, action_id
 from bot.slack.render.message import (
     SlackMessage,
     actions,
-    bullets,
     button,
     context,
     header,
     message,
     sections,
 )
-from bot.slack.render.text import escape, humanize, percent, progress_bar, shorten
+from bot.slack.render.text import escape, percent, shorten
 from domain.case import Case
-from domain.engine.present import case_header
-from domain.engine.view import CaseHeaderView
-from domain.investigation.evidence_requests import open_requests
-from domain.investigation.progress import InvestigationStage
+from domain.engine.summary import Mitigation, Phase, SummaryView, summary_view
 from domain.lifecycle.status import CaseStatus
 
 STATUS_LABELS = {
-    CaseStatus.CONSULTING: "💬 Consulting",
+    CaseStatus.CONSULTING: "💬 Being described",
     CaseStatus.INVESTIGATING: "🔎 Investigating",
     CaseStatus.RESOLVED: "✅ Resolved",
     CaseStatus.CLOSED: "🗄️ Closed",
 }
-STAGE_NUMBERS = {stage: number for number, stage in enumerate(InvestigationStage, start=1)}
-MAX_REQUESTS_LISTED = 5
+"""How each status reads in lists (`/fm cases`, the App Home)."""
+PHASES = {
+    Phase.TRIAGE: "💬 Being described",
+    Phase.ONGOING: "🔴 Ongoing",
+    Phase.AFTERMATH: "🔎 Investigating after the fact",
+    Phase.RESOLVED: "✅ Resolved",
+    Phase.CLOSED: "🗄️ Closed",
+}
+MITIGATIONS = {
+    Mitigation.PROPOSED: "proposed, not applied yet",
+    Mitigation.APPLIED: "applied, not confirmed to work yet",
+    Mitigation.ATTESTED: "applied; people say it works (not verified by evidence)",
+    Mitigation.VERIFIED: "applied and verified",
+}
+TITLE_CHARS = 300
 
 
 def case_label(short_id: str, case_id: str) -> str:
@@ -39,63 +56,74 @@ def case_label(short_id: str, case_id: str) -> str:
 
 
 def case_header_message(case: Case) -> SlackMessage:
-    """The header for a case, with the buttons that make sense in its status."""
-    view = case_header(case)
-    labels = [r.label for r in open_requests(case.evidence_requests)]
-    return header_message(view, title=case.title, open_request_labels=labels)
+    """The summary of a case, with the buttons that make sense now."""
+    return summary_message(summary_view(case))
 
 
-def header_message(
-    view: CaseHeaderView, *, title: str, open_request_labels: list[str]
-) -> SlackMessage:
-    """The header from its view model."""
+def summary_message(view: SummaryView) -> SlackMessage:
+    """The summary from its view model."""
     name = case_label(view.short_id, view.case_id)
-    blocks: list[Block] = [header(f"{name} · {STATUS_LABELS[view.status]}")]
-    blocks += sections(_summary(view, title))
-    if view.working_conclusion is not None:
-        conclusion = view.working_conclusion
-        blocks += sections(
-            f"*Working conclusion* ({percent(conclusion.confidence)} confident): "
-            f"{escape(conclusion.statement)}"
+    blocks: list[Block] = [header(f"{name} · {PHASES[view.phase]}")]
+    blocks += sections("\n".join(_lines(view)))
+    if view.waiting_questions:
+        waiting = (
+            "1 question is"
+            if view.waiting_questions == 1
+            else f"{view.waiting_questions} questions are"
         )
-    if open_request_labels:
-        shown = [escape(shorten(label, 150)) for label in open_request_labels[:MAX_REQUESTS_LISTED]]
-        more = len(open_request_labels) - len(shown)
-        listing = bullets(shown) + (f"\n…and {more} more" if more > 0 else "")
-        blocks += sections(f"*Open evidence requests ({len(open_request_labels)}):*\n{listing}")
-    blocks += context(*_footnotes(view))
+        blocks += context(f"❓ {waiting} waiting for an answer below")
+    if view.stuck and not view.waiting_questions:
+        blocks += context("⚠️ Stuck: the ways out are in the thread")
     blocks += actions(header_buttons(view))
-    return message(blocks, text=f"Case {name}: {STATUS_LABELS[view.status]}")
+    return message(blocks, text=f"{name}: {PHASES[view.phase]} · {shorten(view.title, 150)}")
 
 
-def _summary(view: CaseHeaderView, title: str) -> str:
-    lines = [f"*Problem:* {escape(view.problem or title or 'not stated yet')}"]
-    if view.stage is not None:
-        number = STAGE_NUMBERS[view.stage]
-        lines.append(
-            f"*Stage {number}/4:* {humanize(view.stage.value)} · "
-            f"{progress_bar(view.completion)} {percent(view.completion)}"
+def _lines(view: SummaryView) -> list[str]:
+    lines = [f"*{escape(shorten(view.title, TITLE_CHARS))}*"]
+    facts = [f"Severity *{escape(view.severity)}*" if view.severity else "", _when(view)]
+    if view.impact:
+        facts.append(f"Impact: {escape(shorten(view.impact, 150))}")
+    lines.append(" · ".join(fact for fact in facts if fact))
+    if view.cause:
+        word = "Cause" if view.cause_settled else "Likely cause"
+        sure = (
+            f" ({percent(view.cause_confidence)} sure)" if view.cause_confidence is not None else ""
         )
-    if view.path is not None:
-        lines.append(f"*Path:* {humanize(view.path.value)}")
-    if view.root_cause_confidence is not None:
-        lines.append(f"*Root cause confidence:* {humanize(view.root_cause_confidence.value)}")
-    return "\n".join(lines)
+        lines.append(f"*{word}*{sure}: {escape(shorten(view.cause, TITLE_CHARS))}")
+    if view.mitigation is not Mitigation.NONE and view.mitigation_title:
+        state = MITIGATIONS[view.mitigation]
+        lines.append(f"*Mitigation:* {escape(shorten(view.mitigation_title, 150))}: {state}")
+    if view.outcome:
+        lines.append(f"*Outcome:* {escape(shorten(view.outcome, TITLE_CHARS))}")
+    if view.next_step:
+        lines.append(f"*Next:* {escape(view.next_step)}")
+    return lines
 
 
-def _footnotes(view: CaseHeaderView) -> list[str]:
-    notes = [f"Case `{case_label(view.short_id, view.case_id)}`"]
-    if view.pending_confirmations:
-        notes.append(f"❓ {view.pending_confirmations} question(s) waiting for an answer")
-    if view.degraded:
-        notes.append("⚠️ Stuck: see the options in the thread")
-    return [" · ".join(notes)]
+def _when(view: SummaryView) -> str:
+    if view.started_at is None:
+        return ""
+    started = f"Started {_time(view.started_at)}"
+    if view.duration_minutes is not None:
+        return f"{started}, lasted {_minutes(view.duration_minutes)}"
+    return started
 
 
-def header_buttons(view: CaseHeaderView) -> list[ButtonElement]:
+def _time(moment: datetime) -> str:
+    """Shown in each reader's own time zone; the fallback says UTC."""
+    stamp = int(moment.timestamp())
+    return f"<!date^{stamp}^{{date_short_pretty}} {{time}}|{moment:%Y-%m-%d %H:%M} UTC>"
+
+
+def _minutes(total: int) -> str:
+    hours, minutes = divmod(total, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+
+
+def header_buttons(view: SummaryView) -> list[ButtonElement]:
     """Close while the case is open; Report and Score once it is finished."""
     value = CaseValue(case_id=view.case_id).dump()
-    if view.status in (CaseStatus.RESOLVED, CaseStatus.CLOSED):
+    if view.phase in (Phase.RESOLVED, Phase.CLOSED):
         return [
             button("📋 Report", action_id=action_id(ActionId.REPORT), value=value),
             button("🏅 Score", action_id=action_id(ActionId.SCORE), value=value),

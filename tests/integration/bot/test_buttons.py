@@ -44,7 +44,7 @@ async def test_cant_get_this_blocks_the_request_and_offers_the_alternatives(
     (whisper,) = slack.ephemerals(user=OPENER)
     assert "already blocked" in whisper["text"]
     header = text_of(bot.bot_messages(thread_ts)[0])
-    assert "Open evidence requests" not in header
+    assert "Payments error logs" not in header
 
 
 async def test_report_writes_the_case_report_into_the_thread(

@@ -71,7 +71,7 @@ async def test_status_shows_where_a_case_stands(bot: BotHarness) -> None:
     missing = await fm(bot, "status FM-NOPE")
 
     assert case.short_id in text_of(found)
-    assert "Consulting" in text_of(found)
+    assert "Being described" in text_of(found)
     assert "can't find case `FM-NOPE`" in text_of(missing)
 
 

@@ -121,7 +121,7 @@ async def test_the_problem_statement_is_confirmed_or_declined_by_a_click(
     expected = CaseStatus.INVESTIGATING if decision == "yes" else CaseStatus.CONSULTING
     assert case.status is expected
     header = bot.bot_messages(thread_ts)[0]
-    assert ("Investigating" in text_of(header)) is (decision == "yes")
+    assert ("Ongoing" in text_of(header)) is (decision == "yes")
 
 
 @pytest.mark.parametrize("decision", ["yes", "no"])

@@ -52,5 +52,5 @@ async def test_without_a_model_the_console_still_opens_a_case_and_answers_plainl
     await console(settings, stdin=stdin, out=out, options=Options(knowledge=FakeKnowledge()))
 
     shown = out.getvalue()
-    assert "Consulting" in shown
+    assert "Being described" in shown
     assert "No language model is configured" in shown

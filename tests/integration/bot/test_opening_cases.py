@@ -24,7 +24,7 @@ async def test_a_mention_opens_a_case_with_a_header_a_reply_and_a_question(
     header, answer, question = bot.bot_messages(thread_ts)
     case = await bot.case(thread_ts)
     assert case.short_id in text_of(header)
-    assert "Consulting" in text_of(header)
+    assert "Being described" in text_of(header)
     assert [b["action_id"] for b in buttons(header)] == ["fm_close_case"]
     assert STATEMENT in text_of(answer)
     assert "Looking at this" not in text_of(answer)

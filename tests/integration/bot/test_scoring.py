@@ -86,7 +86,7 @@ async def test_an_open_case_is_refused_with_the_reason_and_nothing_is_scored(
     answer = await fm(bot, f"score {case.short_id}")
 
     assert "only resolved or closed cases can be scored" in text_of(answer)
-    assert "Consulting" in text_of(answer)
+    assert "Being described" in text_of(answer)
     assert len(bot.llm.requests) == calls
     counts = await bot.runtime.repositories.scores.count_by_status(case.case_id)
     assert sum(counts.values()) == 0

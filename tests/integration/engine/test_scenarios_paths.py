@@ -137,7 +137,7 @@ async def test_three_turns_without_progress_offer_escalation(server: FakeLLMServ
     assert degraded.mode_type is DegradedModeType.NO_PROGRESS
     assert stuck.escalation is not None
     assert EscalationOption.ESCALATE in stuck.escalation.options
-    assert stuck.header.degraded
+    assert stuck.summary.stuck
     assert "No progress for 2 turns." in thread.prompt()[0]["content"]
 
     await thread.say("still nothing", json_reply("Let's try another way."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.engine.summary import Phase
 from domain.engine.view import ReplyKind
 from domain.errors import NotAllowedToAnswerError, NotFoundError
 from domain.investigation.evidence import EvidenceSourceType
@@ -80,7 +81,7 @@ async def test_a_typed_yes_confirms_the_statement_and_the_model_hears_of_it() ->
     assert call.template == "investigating"
     assert "System note: {@U_OPENER} answered yes (accepted)" in call.messages[-1].content
     assert result.reply.text == "Starting the investigation."
-    assert result.reply.header.status is CaseStatus.INVESTIGATING
+    assert result.reply.summary.phase is Phase.ONGOING
 
 
 async def test_only_allowed_people_answer_by_typing() -> None:

@@ -1,8 +1,9 @@
-"""The reply view model: new items only, buttons per question kind, escalation, the header."""
+"""The reply view model: new items only, buttons per question kind, escalation, the summary."""
 
 from __future__ import annotations
 
-from domain.engine.present import case_header, confirmation_prompt, escalation_view
+from domain.engine.present import confirmation_prompt, escalation_view
+from domain.engine.summary import Mitigation, Phase, summary_view
 from domain.engine.view import EscalationOption
 from domain.investigation.conclusions import WorkingConclusion
 from domain.investigation.evidence_requests import EvidenceStatus
@@ -16,7 +17,6 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DegradedMode, DegradedModeType
-from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import (
     NOW,
     add_evidence,
@@ -93,23 +93,28 @@ def test_an_exited_degraded_mode_offers_nothing() -> None:
     assert escalation_view(case).share[0] == "Case: payments 500s"  # type: ignore[union-attr]
 
 
-def test_the_header_summarises_the_case() -> None:
+def test_the_summary_says_where_the_incident_stands_and_who_moves_next() -> None:
     case = investigating_case()
     case.short_id = "FM-1"
-    add_request(case)
-    case.progress.symptom_verified = True
+    add_request(case, label="Pool metrics")
 
-    header = case_header(case)
+    view = summary_view(case)
 
-    assert (header.short_id, header.status, header.open_requests) == (
-        "FM-1",
-        CaseStatus.INVESTIGATING,
-        1,
-    )
-    assert header.problem == case.problem_verification.symptom_statement  # type: ignore[union-attr]
-    assert header.completion == 1 / 9
-    assert not header.degraded
-    assert case_header(new_case()).problem is None
+    assert (view.short_id, view.phase) == ("FM-1", Phase.ONGOING)
+    assert view.title == case.problem_verification.symptom_statement  # type: ignore[union-attr]
+    assert view.next_step == f"{{@{case.user_id}}} to share: Pool metrics"
+    assert not view.stuck
+    assert summary_view(new_case(title="")).title == "Not stated yet"
+
+
+def test_a_fix_people_say_works_is_attested_not_verified() -> None:
+    case = investigating_case()
+    solution = add_solution(case, title="Raise the pool")
+    solution.applied_at = solution.verified_at = case.created_at
+
+    view = summary_view(case)
+
+    assert (view.mitigation, view.mitigation_title) == (Mitigation.ATTESTED, "Raise the pool")
 
 
 async def test_a_turn_shows_new_requests_solutions_and_live_hypotheses() -> None:
@@ -154,4 +159,4 @@ async def test_a_turn_shows_new_requests_solutions_and_live_hypotheses() -> None
     assert "kubectl delete" not in reply.text
     assert reply.notices == ["Withheld 1 suggested command(s) that would change the system."]
     assert reply.debug.removed_commands[0].command == "kubectl delete pod api-0"
-    assert reply.header.working_conclusion is not None
+    assert reply.summary.cause is not None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
 from bot.slack.ids import AnswerValue, KbAddMetadata, RequestValue, load_value
 from bot.slack.render.commands import CaseLink, case_list, help_message, kb_results
-from bot.slack.render.header import case_header_message, header_message
+from bot.slack.render.header import case_header_message, summary_message
 from bot.slack.render.limits import fit, problems
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
@@ -16,6 +17,7 @@ from bot.slack.render.reply import placeholder, reply_message
 from bot.slack.render.uploads import upload_refused, upload_summary
 from bot.slack.render.views import HomeModel, ScoreLine, home_view, kb_add_modal
 from domain.case import Case
+from domain.engine.summary import Mitigation, Phase
 from domain.knowledge import (
     Citation,
     KnowledgeBaseKind,
@@ -27,12 +29,13 @@ from domain.lifecycle.confirmations import Decision, StatusChangePayload
 from domain.lifecycle.status import CaseStatus
 from tests.unit.bot.slack.render.snapshots import assert_snapshot
 from tests.unit.bot.slack.render.views import (
+    AT,
     fault_reply,
     full_reply,
-    header,
     ingest_report,
     prompt,
     stuck_reply,
+    summary,
 )
 
 CASE_ID = "case_000000000001"
@@ -43,22 +46,40 @@ def snapshot(name: str, message: SlackMessage) -> None:
     assert_snapshot(name, {"text": message.text, "blocks": message.block_dicts()})
 
 
-def test_the_header_of_an_investigation_shows_stage_path_conclusion_and_requests() -> None:
-    rendered = header_message(
-        header(), title="payments 500s", open_request_labels=["Pool metrics", "DNS timings"]
-    )
+def test_the_summary_of_an_ongoing_incident_shows_cause_mitigation_and_next_step() -> None:
+    rendered = summary_message(summary())
+    text = json.dumps(rendered.block_dicts())
+    assert "Ongoing" in text
+    assert "70% sure" in text
+    assert "proposed, not applied yet" in text
+    assert "<@U0ONCALL> to share: Pool metrics" in text
     snapshot("header_investigating", rendered)
 
 
-def test_a_finished_case_header_offers_report_and_score_but_not_close() -> None:
-    rendered = header_message(
-        header(status=CaseStatus.CLOSED, stage=None, working_conclusion=None),
-        title="payments 500s",
-        open_request_labels=[],
+def test_a_finished_case_summary_offers_report_and_score_and_says_how_long_it_lasted() -> None:
+    rendered = summary_message(
+        summary(
+            phase=Phase.RESOLVED,
+            ended_at=AT + timedelta(minutes=83),
+            duration_minutes=83,
+            cause_settled=True,
+            mitigation=Mitigation.VERIFIED,
+            next_step=None,
+            waiting_questions=0,
+            outcome="Pool raised to 50; error rate back under 0.1%",
+        )
     )
     actions = [b for b in rendered.block_dicts() if b["type"] == "actions"]
     assert [e["action_id"] for e in actions[0]["elements"]] == ["fm_report", "fm_score"]
+    text = json.dumps(rendered.block_dicts())
+    assert "lasted 1 h 23 min" in text
+    assert "Next:" not in text
     snapshot("header_closed", rendered)
+
+
+def test_a_stuck_case_says_so_in_its_summary() -> None:
+    text = json.dumps(summary_message(summary(stuck=True, waiting_questions=0)).block_dicts())
+    assert "Stuck" in text
 
 
 def test_a_new_case_header_names_the_problem_from_the_title() -> None:

@@ -197,7 +197,7 @@ def test_an_open_case_is_refused_with_its_status() -> None:
 
     text = not_finished(case).text
 
-    assert "`FM-OPEN` is still 💬 Consulting" in text
+    assert "`FM-OPEN` is still 💬 Being described" in text
     assert "`/fm close FM-OPEN`" in text
 
 

@@ -6,9 +6,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.engine.present import confirmation_prompt
+from domain.engine.summary import Mitigation, Phase, SummaryView
 from domain.engine.view import (
-    CaseHeaderView,
-    ConclusionView,
     ConfirmationPrompt,
     EscalationOption,
     EscalationView,
@@ -23,8 +22,6 @@ from domain.engine.view import (
 from domain.investigation.conclusions import ConfidenceLevel
 from domain.investigation.evidence_requests import Criticality, EvidenceStatus, RequestCategory
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
-from domain.investigation.progress import InvestigationStage
-from domain.investigation.verification import InvestigationPath
 from domain.knowledge import Citation, IngestReport, KnowledgeBaseKind, ToolStatus
 from domain.lifecycle.confirmations import (
     ConfirmationPayload,
@@ -32,27 +29,25 @@ from domain.lifecycle.confirmations import (
     ProblemStatementPayload,
 )
 from domain.lifecycle.special_states import DegradedModeType
-from domain.lifecycle.status import CaseStatus
 
 AT = datetime(2026, 11, 21, 14, 32, 15, tzinfo=UTC)
 
 
-def header(**changes: Any) -> CaseHeaderView:
-    base = CaseHeaderView(
+def summary(**changes: Any) -> SummaryView:
+    base = SummaryView(
         case_id="case_000000000001",
         short_id="FM-7K3Q",
-        status=CaseStatus.INVESTIGATING,
-        stage=InvestigationStage.HYPOTHESIS_FORMULATION,
-        completion=4 / 9,
-        path=InvestigationPath.ROOT_CAUSE,
-        problem="Payments API returns HTTP 500 for ~30% of requests since 14:05 UTC",
-        working_conclusion=ConclusionView(
-            statement="The DB connection pool is exhausted", confidence=0.7
-        ),
-        root_cause_confidence=None,
-        open_requests=2,
-        pending_confirmations=1,
-        degraded=False,
+        phase=Phase.ONGOING,
+        title="Payments API returns HTTP 500 for ~30% of requests since 14:05 UTC",
+        severity="HIGH",
+        impact="Checkout fails for about a third of customers",
+        started_at=AT,
+        cause="The DB connection pool is exhausted",
+        cause_confidence=0.7,
+        mitigation=Mitigation.PROPOSED,
+        mitigation_title="Raise the pool size to 50",
+        next_step="{@U0ONCALL} to share: Pool metrics",
+        waiting_questions=1,
     )
     return base.model_copy(update=changes)
 
@@ -125,7 +120,7 @@ def full_reply() -> TurnReply:
             ),
             Citation(kb=KnowledgeBaseKind.GLOBAL, source="DB pool runbook", section="Sizing"),
         ],
-        header=header(),
+        summary=summary(),
     )
 
 
@@ -140,7 +135,7 @@ def stuck_reply() -> TurnReply:
             options=list(EscalationOption),
             share=["Problem: payments 500s", "Blocked: Pool metrics"],
         ),
-        header=header(degraded=True),
+        summary=summary(stuck=True),
     )
 
 
@@ -148,7 +143,7 @@ def fault_reply() -> TurnReply:
     return TurnReply(
         kind=ReplyKind.FAULT,
         text="The model did not answer in time, so nothing in the case changed.",
-        header=header(),
+        summary=summary(),
     )
 
 

@@ -1,0 +1,190 @@
+"""The living case summary as an incident summary: what people need at a glance, in plain words.
+
+Status in plain words, severity and impact, when it started (and how long it lasted), the cause
+with its confidence when there is one, the mitigation's state, the next step and who owns it, and
+the questions waiting. Built from the case alone; the renderer words it for its surface.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from domain.base import DomainModel
+from domain.case import Case
+from domain.investigation.conclusions import Solution
+from domain.investigation.evidence_requests import open_requests
+from domain.investigation.verification import TemporalState
+from domain.lifecycle.confirmations import ConfirmationState, StatusChangePayload
+from domain.lifecycle.status import CaseStatus
+from domain.people import mention
+
+
+class Phase(StrEnum):
+    """Where the incident stands, as people say it."""
+
+    TRIAGE = "triage"
+    """The problem is being stated (consulting)."""
+    ONGOING = "ongoing"
+    """Being investigated while it still happens."""
+    AFTERMATH = "aftermath"
+    """Being investigated after it stopped (a post-mortem)."""
+    RESOLVED = "resolved"
+    CLOSED = "closed"
+
+
+class Mitigation(StrEnum):
+    """How far the mitigation or fix has come."""
+
+    NONE = "none"
+    PROPOSED = "proposed"
+    APPLIED = "applied"
+    ATTESTED = "attested"
+    """People said it works; no evidence showed it yet."""
+    VERIFIED = "verified"
+
+
+class SummaryView(DomainModel):
+    """Everything the living summary shows."""
+
+    case_id: str
+    short_id: str
+    phase: Phase
+    title: str
+    severity: str | None = None
+    impact: str | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    duration_minutes: int | None = None
+    """How long the case ran, once it ended."""
+    cause: str | None = None
+    cause_confidence: float | None = None
+    cause_settled: bool = False
+    """A stated root cause (not only a working conclusion)."""
+    mitigation: Mitigation = Mitigation.NONE
+    mitigation_title: str | None = None
+    next_step: str | None = None
+    """What has to happen next, and who does it (people referenced as {@U…})."""
+    waiting_questions: int = 0
+    stuck: bool = False
+    """No progress for several turns: the thread offers ways out."""
+    outcome: str | None = None
+    """How it ended: the resolution, or why it was closed."""
+
+
+def summary_view(case: Case) -> SummaryView:
+    """The incident summary of a case as it is now."""
+    verification = case.problem_verification
+    triage = case.consulting.problem_confirmation
+    cause, confidence, settled = _cause(case)
+    state, title = _mitigation(case)
+    ended = case.resolved_at or case.closed_at
+    started = (verification.started_at if verification else None) or case.created_at
+    return SummaryView(
+        case_id=case.case_id,
+        short_id=case.short_id,
+        phase=_phase(case),
+        title=_title(case),
+        severity=_severity(case),
+        impact=(verification.user_impact or verification.affected_users if verification else None)
+        or (triage.impact if triage else None),
+        started_at=started,
+        ended_at=ended,
+        duration_minutes=int((ended - started).total_seconds() // 60) if ended else None,
+        cause=cause,
+        cause_confidence=confidence,
+        cause_settled=settled,
+        mitigation=state,
+        mitigation_title=title,
+        next_step=None if case.is_terminal else next_step(case),
+        waiting_questions=len(case.pending_confirmations()),
+        stuck=case.degraded_mode is not None and case.degraded_mode.is_active,
+        outcome=_outcome(case),
+    )
+
+
+def _phase(case: Case) -> Phase:
+    if case.status is CaseStatus.RESOLVED:
+        return Phase.RESOLVED
+    if case.status is CaseStatus.CLOSED:
+        return Phase.CLOSED
+    if case.status is CaseStatus.CONSULTING:
+        return Phase.TRIAGE
+    verification = case.problem_verification
+    when = verification.temporal_state if verification is not None else None
+    return Phase.AFTERMATH if when is TemporalState.HISTORICAL else Phase.ONGOING
+
+
+def _title(case: Case) -> str:
+    verification = case.problem_verification
+    if verification is not None and verification.symptom_statement:
+        return verification.symptom_statement
+    return case.consulting.proposed_problem_statement or case.title or "Not stated yet"
+
+
+def _severity(case: Case) -> str | None:
+    verification = case.problem_verification
+    if verification is not None and verification.severity not in ("", "UNKNOWN"):
+        return verification.severity
+    triage = case.consulting.problem_confirmation
+    return triage.severity_guess if triage and triage.severity_guess else None
+
+
+def _cause(case: Case) -> tuple[str | None, float | None, bool]:
+    root = case.root_cause_conclusion
+    if root is not None:
+        return root.root_cause, root.confidence_score, True
+    working = case.working_conclusion
+    if working is not None:
+        return working.statement, working.confidence, False
+    return None, None, False
+
+
+def _mitigation(case: Case) -> tuple[Mitigation, str | None]:
+    if not case.solutions:
+        return Mitigation.NONE, None
+    best = max(case.solutions, key=_rank)
+    return _state(best), best.title
+
+
+def _rank(solution: Solution) -> tuple[int, int]:
+    return (list(Mitigation).index(_state(solution)), int(solution.is_mitigation))
+
+
+def _state(solution: Solution) -> Mitigation:
+    if solution.verified_at is not None:
+        return Mitigation.VERIFIED if solution.verification_evidence_id else Mitigation.ATTESTED
+    return Mitigation.APPLIED if solution.applied_at is not None else Mitigation.PROPOSED
+
+
+def next_step(case: Case) -> str | None:
+    """What has to happen next for the case to move, and who does it."""
+    pending = case.pending_confirmations()
+    if pending:
+        who = pending[0].answerable_by[:1] or [case.user_id]
+        return f"{mention(who[0])} to answer the question below"
+    requests = open_requests(case.evidence_requests)
+    if requests:
+        return f"{mention(case.user_id)} to share: {requests[0].label}"
+    state, title = _mitigation(case)
+    if state is Mitigation.PROPOSED:
+        return f"{mention(case.user_id)} to decide on: {title}"
+    if state is Mitigation.APPLIED:
+        return f"{mention(case.user_id)} to check that it worked: {title}"
+    if case.status is CaseStatus.CONSULTING:
+        return f"{mention(case.user_id)} to say what is going wrong"
+    return None
+
+
+def _outcome(case: Case) -> str | None:
+    if case.status is CaseStatus.CLOSED:
+        return case.closure_reason
+    if case.status is not CaseStatus.RESOLVED:
+        return None
+    for confirmation in reversed(case.confirmations):
+        payload = confirmation.payload
+        accepted = confirmation.state is ConfirmationState.ACCEPTED
+        if accepted and isinstance(payload, StatusChangePayload) and payload.resolution_summary:
+            return payload.resolution_summary
+    history = [t for t in case.status_history if t.to_status is CaseStatus.RESOLVED]
+    return history[-1].reason if history else None
