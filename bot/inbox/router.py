@@ -52,6 +52,7 @@ class Jobs:
             ActionId.SCORE: clicks.score,
             ActionId.APPROVE: remediation.decide,
             ActionId.REJECT: remediation.decide,
+            ActionId.FEEDBACK: services.feedback.rate,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
 

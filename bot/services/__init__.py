@@ -10,9 +10,11 @@ from bot.services.alerting.remediation import RemediationService
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
+from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
+from bot.services.outcomes import OutcomeService
 from bot.services.presenter import ThreadPresenter
 from bot.services.scoring.service import ScoringService
 from bot.services.turns import TurnService
@@ -34,6 +36,8 @@ class Services:
     scoring: ScoringService
     analysis: AnalysisService
     remediation: RemediationService
+    feedback: FeedbackService
+    outcomes: OutcomeService
     alerts: AlertService | None = None
     """None without a Slack workspace or FM_ALERT_CHANNEL (the console)."""
 

@@ -1,4 +1,7 @@
-"""`/fm` subcommands: help, cases, status, close, score, scores, kb search (kb add: a modal)."""
+"""`/fm` subcommands: help, cases, status, close, score, scores, calibration, kb search.
+
+`kb add` opens a modal, from its listener.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +10,12 @@ from dataclasses import dataclass
 
 from bot.inbox.work import CommandWork
 from bot.services.cases import CaseStore
+from bot.services.outcomes import DEFAULT_LAST, OutcomeService
 from bot.services.ports import ChatSurface
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
 from bot.slack.ids import Subcommand
+from bot.slack.render.calibration import calibration_message
 from bot.slack.render.commands import (
     CaseLink,
     case_list,
@@ -31,6 +36,11 @@ FORCE = "--force"
 BELOW = "--below"
 SCORE_USAGE = "Try `/fm score <case>`, or `/fm score <case> --force` to score it again."
 SCORES_USAGE = "Try `/fm scores`, or `/fm scores --below 50` (a number from 1 to 100)."
+LAST = "--last"
+MAX_LAST = 1000
+CALIBRATION_USAGE = (
+    f"Try `/fm calibration`, or `/fm calibration --last 50` (a number from 1 to {MAX_LAST})."
+)
 
 
 @dataclass(frozen=True)
@@ -64,12 +74,14 @@ class CommandService:
         knowledge: KnowledgePort,
         surface: ChatSurface,
         scoring: ScoringService,
+        outcomes: OutcomeService,
     ) -> None:
         self._cases = cases
         self._closing = closing
         self._knowledge = knowledge
         self._surface = surface
         self._scoring = scoring
+        self._outcomes = outcomes
         self._handlers: dict[
             Subcommand, Callable[[CommandWork, list[str]], Awaitable[SlackMessage]]
         ]
@@ -81,6 +93,7 @@ class CommandService:
             Subcommand.SCORE: self._score,
             Subcommand.SCORES: self._scores,
             Subcommand.KB: self._kb,
+            Subcommand.CALIBRATION: self._calibration,
         }
 
     async def run(self, *, work: CommandWork) -> None:
@@ -139,6 +152,14 @@ class CommandService:
             return help_message(SCORES_USAGE)
         return await self._scoring.recent_message(work.team_id, below=below)
 
+    async def _calibration(self, work: CommandWork, args: list[str]) -> SlackMessage:
+        try:
+            last = parse_last(args)
+        except ValueError:
+            return help_message(CALIBRATION_USAGE)
+        summary = await self._outcomes.summary(work.team_id, last=last)
+        return calibration_message(summary, last=last)
+
     async def _kb(self, work: CommandWork, args: list[str]) -> SlackMessage:
         action = args[0].lower() if args else ""
         if action == "add":
@@ -174,6 +195,18 @@ def parse_below(args: list[str]) -> int | None:
     if not 1 <= below <= 100:
         raise ValueError("N must be from 1 to 100")
     return below
+
+
+def parse_last(args: list[str]) -> int:
+    """`--last N` → N (1-1000); no arguments → the default; anything else is a ValueError."""
+    if not args:
+        return DEFAULT_LAST
+    if len(args) != 2 or args[0].lower() != LAST or not args[1].isdigit():
+        raise ValueError("expected --last N")
+    last = int(args[1])
+    if not 1 <= last <= MAX_LAST:
+        raise ValueError(f"N must be from 1 to {MAX_LAST}")
+    return last
 
 
 def _which_case(args: list[str], verb: str) -> SlackMessage:

@@ -1,4 +1,4 @@
-"""The App Home (your open cases, recent scores, knowledge-base size) and personal runbooks."""
+"""The App Home (open cases, recent scores, calibration, knowledge size) and personal runbooks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import logging
 
 from bot.inbox.work import HomeWork, KbAddWork
 from bot.services.cases import CaseStore
+from bot.services.outcomes import DEFAULT_LAST, OutcomeService
 from bot.services.ports import ChatSurface, KnowledgeStats
 from bot.services.scoring.service import ScoringService
 from bot.slack.render.commands import CaseLink, notice
@@ -27,11 +28,13 @@ class HomeService:
         *,
         cases: CaseStore,
         scoring: ScoringService,
+        outcomes: OutcomeService,
         stats: KnowledgeStats,
         surface: ChatSurface,
     ) -> None:
         self._cases = cases
         self._scoring = scoring
+        self._outcomes = outcomes
         self._stats = stats
         self._surface = surface
 
@@ -47,6 +50,8 @@ class HomeService:
         model = HomeModel(
             cases=cases,
             scores=await self._recent_scores(work.team_id),
+            calibration=await self._outcomes.summary(work.team_id, last=DEFAULT_LAST),
+            calibration_last=DEFAULT_LAST,
             knowledge_chunks=await self._stats.size(work.team_id),
         )
         await self._surface.publish_home(user=work.user_id, view=home_view(model))

@@ -10,9 +10,10 @@ import json
 from enum import StrEnum
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain.lifecycle.confirmations import Decision
+from domain.outcomes import Rating
 
 
 class ActionId(StrEnum):
@@ -36,6 +37,8 @@ class ActionId(StrEnum):
     """Approve on a remediation strategy (value: StrategyValue)."""
     REJECT = "fm_reject"
     """Reject on a remediation strategy (value: StrategyValue)."""
+    FEEDBACK = "fm_feedback"
+    """👍 / 👎 under a stated root cause (each button's value: FeedbackValue)."""
 
 
 class CallbackId(StrEnum):
@@ -62,6 +65,7 @@ class Subcommand(StrEnum):
     SCORES = "scores"
     CLOSE = "close"
     KB = "kb"
+    CALIBRATION = "calibration"
 
 
 class EventType(StrEnum):
@@ -127,6 +131,15 @@ class StrategyValue(Value):
 
     case_id: str
     strategy_id: str
+
+
+class FeedbackValue(Value):
+    """A 👍 or 👎 under a root cause: which case, which conclusion, its confidence as shown."""
+
+    case_id: str
+    conclusion_id: str
+    rating: Rating
+    confidence: float = Field(ge=0.0, le=1.0)
 
 
 class KbAddMetadata(Value):

@@ -10,9 +10,11 @@ from bot.services import Services
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
+from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
+from bot.services.outcomes import GradingCases, OutcomeService
 from bot.services.ports import ChatSurface, KnowledgeStats, Responders
 from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
@@ -51,7 +53,13 @@ def build_services(
 ) -> tuple[Services, AlertEndpoint]:
     """Every use-case service, wired to its ports, and the alert endpoint."""
     repositories, clock, surface = ports.repositories, ports.clock, ports.surface
-    cases, presenter, turns = _thread_services(ports)
+    outcomes = OutcomeService(
+        outcomes=repositories.outcomes,
+        feedback=repositories.feedback,
+        llm_calls=repositories.llm_calls,
+        clock=clock,
+    )
+    cases, presenter, turns = _thread_services(ports, outcomes)
     intake = Intake(inbox=repositories.inbox, cases=cases)
     alerting = build_alert_features(
         AlertParts(
@@ -91,12 +99,23 @@ def build_services(
             knowledge=ports.knowledge,
             surface=surface,
             scoring=scoring,
+            outcomes=outcomes,
         ),
-        home=HomeService(cases=cases, scoring=scoring, stats=ports.stats, surface=surface),
+        home=HomeService(
+            cases=cases, scoring=scoring, outcomes=outcomes, stats=ports.stats, surface=surface
+        ),
         runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
         scoring=scoring,
         analysis=alerting.analysis,
         remediation=alerting.remediation,
+        feedback=FeedbackService(
+            cases=cases,
+            feedback=repositories.feedback,
+            outcomes=outcomes,
+            surface=surface,
+            clock=clock,
+        ),
+        outcomes=outcomes,
         alerts=alerting.alerts,
     )
     return services, alerting.endpoint
@@ -130,10 +149,12 @@ def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> Sc
     )
 
 
-def _thread_services(ports: Ports) -> tuple[CaseStore, ThreadPresenter, TurnService]:
-    """What works in case threads: cases, the presenter, uploads and turns."""
+def _thread_services(
+    ports: Ports, outcomes: OutcomeService
+) -> tuple[CaseStore, ThreadPresenter, TurnService]:
+    """What works in case threads: cases (graded when they finish), presenter, uploads, turns."""
     repositories, clock = ports.repositories, ports.clock
-    cases = CaseStore(repositories.cases)
+    cases = CaseStore(GradingCases(repositories.cases, outcomes))
     refs = MessageRefs(posted=repositories.posted, audit=repositories.audit, clock=clock)
     presenter = ThreadPresenter(surface=ports.surface, refs=refs)
     uploads = UploadService(

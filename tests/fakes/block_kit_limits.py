@@ -28,6 +28,8 @@ Kind = Literal[
     "options",
     "groups",
     "enum",
+    "context_actions",
+    "feedback_button",
 ]
 
 
@@ -91,8 +93,12 @@ BLOCKS: dict[str, tuple[Rule, ...]] = {
     "file": (string("external_id", 255, required=True),),
     "video": (plain("title", 200, required=True), string("video_url", 3000, required=True)),
     "table": (),
-    "context_actions": (),
+    "context_actions": (
+        Rule("elements", "context_actions", max_items=5, min_items=1, required=True),
+    ),
 }
+MESSAGE_ONLY_BLOCKS = frozenset({"context_actions"})
+"""Blocks Slack takes in messages but not in modals or the App Home."""
 
 ELEMENTS: dict[str, tuple[Rule, ...]] = {
     "button": (
@@ -147,6 +153,27 @@ ELEMENTS: dict[str, tuple[Rule, ...]] = {
         )
     },
 }
+
+FEEDBACK_BUTTON = (
+    plain("text", 75, required=True),
+    string("value", 2000, required=True),
+    string("accessibility_label", 75),
+)
+CONTEXT_ACTION_ELEMENTS: dict[str, tuple[Rule, ...]] = {
+    "feedback_buttons": (
+        ACTION_ID,
+        Rule("positive_button", "feedback_button", required=True),
+        Rule("negative_button", "feedback_button", required=True),
+    ),
+    "icon_button": (
+        string("icon", 255, required=True),
+        plain("text", 75, required=True),
+        ACTION_ID,
+        string("value", 2000),
+        string("accessibility_label", 75),
+    ),
+}
+"""What a context_actions block holds (nothing else may hold these)."""
 
 OPTION = (
     text("text", 75, required=True),

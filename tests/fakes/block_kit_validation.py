@@ -13,10 +13,13 @@ from typing import Any
 from tests.fakes.block_kit_limits import (
     BLOCKS,
     CONFIRM_DIALOG,
+    CONTEXT_ACTION_ELEMENTS,
     ELEMENTS,
+    FEEDBACK_BUTTON,
     HOME,
     MESSAGE_BLOCKS_JSON_MAX,
     MESSAGE_MAX_BLOCKS,
+    MESSAGE_ONLY_BLOCKS,
     MESSAGE_TEXT_MAX,
     MODAL,
     OPTION,
@@ -109,6 +112,12 @@ _KIND_CHECKS: dict[str, Callable[[_Walk, Any, Rule, str], None]] = {
     "confirm": lambda walk, value, rule, at: _check_fields(walk, value, CONFIRM_DIALOG, at),
     "options": _each(lambda walk, item, at: _check_fields(walk, item, OPTION, at)),
     "groups": _each(lambda walk, item, at: _check_fields(walk, item, OPTION_GROUP, at)),
+    "context_actions": _each(
+        lambda walk, item, at: _check_object(walk, item, CONTEXT_ACTION_ELEMENTS, at)
+    ),
+    "feedback_button": lambda walk, value, rule, at: _check_fields(
+        walk, value, FEEDBACK_BUTTON, at
+    ),
 }
 
 
@@ -131,7 +140,7 @@ def _check_object(walk: _Walk, obj: Any, table: dict[str, tuple[Rule, ...]], at:
         return
     _check_fields(walk, obj, table[kind], at)
     action_id = obj.get("action_id")
-    if table is ELEMENTS and isinstance(action_id, str):
+    if table in (ELEMENTS, CONTEXT_ACTION_ELEMENTS) and isinstance(action_id, str):
         if action_id in walk.action_ids:
             walk.fail(f"duplicate action_id: {action_id}", f"{at}/action_id")
         walk.action_ids.add(action_id)
@@ -196,6 +205,9 @@ def check_view(view: Any) -> Rejection | None:
     _check_fields(walk, view, MODAL if kind == "modal" else HOME, "/view")
     blocks = view.get("blocks")
     walk.errors += check_blocks(blocks, max_blocks=SURFACE_MAX_BLOCKS, pointer="/view/blocks")
+    for i, block in enumerate(blocks if isinstance(blocks, list) else []):
+        if isinstance(block, dict) and block.get("type") in MESSAGE_ONLY_BLOCKS:
+            walk.fail(f"unsupported type: {block['type']}", f"/view/blocks/{i}/type")
     has_inputs = isinstance(blocks, list) and any(
         isinstance(b, dict) and b.get("type") == "input" for b in blocks
     )

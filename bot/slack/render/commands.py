@@ -26,6 +26,8 @@ workflows from the catalog; nothing runs until someone working on the case click
 • `/fm close <case>` — ask to close a case (someone confirms in its thread)
 • `/fm score <case> [--force]` — grade a finished case (`--force`: grade it again)
 • `/fm scores [--below N]` — recent scores (only those below N)
+• `/fm calibration [--last N]` — how often stated root causes were right, by confidence and \
+model, over the last N finished cases (default 100)
 • `/fm kb search <query>` — search the knowledge base and your runbooks
 • `/fm kb add` — add a personal runbook"""
 MAX_HIT_CHARS = 280

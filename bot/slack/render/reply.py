@@ -5,6 +5,7 @@ from __future__ import annotations
 from slack_sdk.models.blocks import Block
 
 from bot.slack.ids import ActionId, RequestValue, action_id
+from bot.slack.render.feedback import feedback_blocks
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import (
     SlackMessage,
@@ -49,6 +50,7 @@ def reply_message(reply: TurnReply, *, case_id: str) -> SlackMessage:
         blocks += request_card(card, case_id=case_id)
     if reply.kind is ReplyKind.ANSWER:
         blocks += _conclusions(reply)
+        blocks += feedback_blocks(reply.root_cause, case_id=case_id)
     for solution in reply.solutions:
         blocks += [divider(), *sections(solution_text(solution))]
     if reply.escalation is not None:

@@ -14,10 +14,12 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot.slack.ids import CallbackId, KbAddMetadata, KbInput
+from bot.slack.render.calibration import calibration_section
 from bot.slack.render.commands import CaseLink, case_line
 from bot.slack.render.message import bullets, context, divider, header, sections
 from bot.slack.render.scoring import tier_label
 from bot.slack.render.text import code
+from domain.outcomes import CalibrationSummary
 
 HOME_MAX_CASES = 20
 
@@ -38,10 +40,13 @@ class HomeModel:
     cases: Sequence[CaseLink]
     scores: Sequence[ScoreLine]
     knowledge_chunks: int | None
+    calibration: CalibrationSummary | None = None
+    """Recent outcomes' calibration (no section when None)."""
+    calibration_last: int = 0
 
 
 def home_view(model: HomeModel) -> View:
-    """Your open cases with links, recent scores, knowledge-base size."""
+    """Your open cases with links, recent scores, calibration, knowledge-base size."""
     blocks: list[Block] = [header("FaultMaven")]
     blocks += sections(
         "Mention me in a channel, or use *Investigate* on a message, to open a case."
@@ -54,6 +59,9 @@ def home_view(model: HomeModel) -> View:
         blocks += sections("None. 🎉")
     blocks += [divider(), header("Recent scores")]
     blocks += sections(_scores(model.scores))
+    if model.calibration is not None:
+        calibration = calibration_section(model.calibration, last=model.calibration_last)
+        blocks += [divider(), *calibration]
     blocks += [divider()]
     size = (
         "unknown right now"

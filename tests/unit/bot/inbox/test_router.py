@@ -25,21 +25,30 @@ class Taker:
 
 def test_every_action_id_has_a_route() -> None:
     took: list[tuple[str, str]] = []
-    services = SimpleNamespace(clicks=Taker("clicks", took), remediation=Taker("remediation", took))
+    services = SimpleNamespace(
+        clicks=Taker("clicks", took),
+        remediation=Taker("remediation", took),
+        feedback=Taker("feedback", took),
+    )
 
     assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
 
 
 async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
     took: list[tuple[str, str]] = []
-    services = SimpleNamespace(clicks=Taker("clicks", took), remediation=Taker("remediation", took))
+    services = SimpleNamespace(
+        clicks=Taker("clicks", took),
+        remediation=Taker("remediation", took),
+        feedback=Taker("feedback", took),
+    )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
-    for action in ("fm_answer:yes", "fm_approve:rem_1", "fm_cant_get:req_1"):
+    for action in ("fm_answer:yes", "fm_approve:rem_1", "fm_cant_get:req_1", "fm_feedback"):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
     assert took == [
         ("clicks.answer", "fm_answer:yes"),
         ("remediation.decide", "fm_approve:rem_1"),
         ("clicks.cant_get", "fm_cant_get:req_1"),
+        ("feedback.rate", "fm_feedback"),
     ]
