@@ -66,17 +66,20 @@ async def warmed(steps: Steps, llm: FakeLLM, model: ModelWarmUp | None) -> Readi
     return readiness
 
 
-async def test_the_copy_is_made_before_the_model_loads_and_everything_is_frozen_last() -> None:
+async def test_the_llm_library_loads_first_and_the_model_from_its_copy_each_then_frozen() -> None:
     steps = Steps()
 
     readiness = await warmed(steps, FakeLLM(steps), steps.model())
 
-    # The model loads from its ONNX copy (made first, in a child process), never torch; the
-    # freeze comes last: litellm's ~300,000 objects loaded after it would be walked by every
-    # full collection, stalling turns for ~0.3 s each time.
-    assert steps.done.index("copy") < steps.done.index("model, gate open: False")
-    assert sorted(steps.done[:-1]) == ["copy", "llm", "model, gate open: False"]
-    assert steps.done[-1] == "freeze"
+    # Every turn needs litellm; the model loads from its ONNX copy (made meanwhile, in a child
+    # process), never torch. Each is frozen once loaded: litellm's ~300,000 objects left in
+    # view would be walked by every full collection, stalling turns for ~0.3 s each time.
+    done = steps.done
+    model = "model, gate open: False"
+    assert done.index("llm") < done.index(model)
+    assert done.index("copy") < done.index(model)
+    assert done[done.index("llm") + 1] == "freeze"
+    assert done[done.index(model) + 1 :] == ["freeze"]
     assert steps.gate.is_open
     assert readiness.ready
     assert readiness.report() == {LLM: "ready", EMBEDDING_MODEL: "ready"}
@@ -137,6 +140,32 @@ async def test_a_failed_load_is_logged_and_the_rest_still_happens(
     # Ready all the same: the turn that needs the part says what is wrong in its thread.
     assert readiness.ready
     assert steps.gate.is_open
+
+
+async def test_stopping_during_the_warm_up_stops_the_copy_being_made() -> None:
+    steps = Steps()
+    copy_stopped = asyncio.Event()
+
+    async def endless_copy() -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            copy_stopped.set()
+
+    class EndlessLLM(FakeLLM):
+        async def warm(self) -> None:
+            await asyncio.Event().wait()
+
+    model = ModelWarmUp(steps.load_model, steps.gate, endless_copy)
+    warming = asyncio.create_task(warm_up(EndlessLLM(steps), model, Readiness()))
+    await asyncio.sleep(0.01)
+
+    warming.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await warming
+
+    assert copy_stopped.is_set()  # its child process is stopped with it
+    assert steps.done == []
 
 
 async def test_searches_wait_at_the_gate_until_the_model_is_loaded() -> None:
