@@ -59,10 +59,11 @@ bench: $(STAMP)
 doctor: $(STAMP)
 	$(BIN)/fm doctor
 
-# The evaluation scenarios through the real turn engine; without a model, the scripted competent
-# investigator plays (EVAL_ARGS="--investigator poor" for the poor one). Results in eval-results/.
+# The evaluation scenarios through the real turn engine, against FM_LLM_MODEL when one is set;
+# without a model, or with EVAL_ARGS="--investigator competent|poor", a scripted investigator
+# plays. Results in eval-results/.
 eval: $(STAMP)
-	$(BIN)/python -m evals $(EVAL_ARGS)
+	$(BIN)/fm eval $(EVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage *.egg-info

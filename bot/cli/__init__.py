@@ -88,6 +88,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate = _add(catalog, "validate", "check a workflow catalog", _catalog_validate)
     validate.add_argument("directory", metavar="DIR", type=Path)
+
+    # The harness parses its own options (`fm eval --help` lists them): with no prefix character
+    # of its own, this parser hands every word after `eval` over untouched.
+    evaluate = commands.add_parser(
+        "eval",
+        help="run the evaluation scenarios (the configured model, or a scripted investigator)",
+        add_help=False,
+        prefix_chars="\0",
+    )
+    evaluate.set_defaults(command=_eval)
+    evaluate.add_argument("eval_args", nargs="*")
     return parser
 
 
@@ -163,6 +174,12 @@ def _db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     print("Database schema is up to date.")
     return 0
+
+
+def _eval(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.cli.eval import run_eval
+
+    return run_eval(settings, args.eval_args)
 
 
 def _doctor(args: argparse.Namespace, settings: Settings) -> int:
