@@ -1,0 +1,159 @@
+"""Finished cases are graded once when saved, and a grading that fails never fails the save."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.services.outcomes import GradingCases, OutcomeService
+from domain.case import Case
+from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
+from domain.lifecycle.proposals import propose
+from domain.lifecycle.status import CaseStatus, ClosureReason
+from domain.llm import LLMCallRecord
+from domain.outcomes import ConclusionFeedback, Outcome, Verdict
+from tests.fakes.clock import FakeClock
+from tests.unit.domain.builders import NOW, answer_yes, investigating_case
+
+
+@dataclass
+class MemoryCases:
+    """Cases by id; ``save`` keeps the latest."""
+
+    saved: dict[str, Case] = field(default_factory=dict)
+
+    async def add(self, case: Case) -> Case:
+        self.saved[case.case_id] = case
+        return case
+
+    async def get(self, case_id: str) -> Case:
+        return self.saved[case_id]
+
+    async def get_by_thread(self, team_id: str, channel_id: str, thread_ts: str) -> Case | None:
+        return None
+
+    async def get_by_short_id(self, team_id: str, short_id: str) -> Case | None:
+        return None
+
+    async def save(self, case: Case) -> Case:
+        self.saved[case.case_id] = case
+        return case
+
+    async def list_cases(
+        self,
+        team_id: str,
+        *,
+        open_only: bool = True,
+        user_id: str | None = None,
+        limit: int = 20,
+    ) -> list[Case]:
+        return list(self.saved.values())[:limit]
+
+    async def find_confirmation(
+        self, team_id: str, confirmation_id: str
+    ) -> tuple[str, PendingConfirmation] | None:
+        return None
+
+
+@dataclass
+class MemoryOutcomes:
+    """Outcomes by case; ``broken`` makes every write fail like a database that is down."""
+
+    kept: dict[str, Outcome] = field(default_factory=dict)
+    writes: int = 0
+    broken: bool = False
+
+    async def record(self, outcome: Outcome) -> None:
+        if self.broken:
+            raise ConnectionError("database unreachable")
+        self.writes += 1
+        self.kept[outcome.case_id] = outcome
+
+    async def get(self, case_id: str) -> Outcome | None:
+        return self.kept.get(case_id)
+
+    async def list_recent(self, team_id: str, *, limit: int) -> list[Outcome]:
+        return sorted(self.kept.values(), key=lambda o: o.finished_at, reverse=True)[:limit]
+
+
+class NoFeedback:
+    async def record(self, feedback: ConclusionFeedback) -> None:
+        raise AssertionError("not rated here")
+
+    async def list_for_case(self, case_id: str) -> list[ConclusionFeedback]:
+        return []
+
+
+class NoCalls:
+    async def record(self, record: LLMCallRecord) -> None:
+        raise AssertionError("no calls here")
+
+    async def list_for_case(self, case_id: str) -> list[LLMCallRecord]:
+        return []
+
+
+def wired(outcomes: MemoryOutcomes) -> tuple[MemoryCases, GradingCases]:
+    service = OutcomeService(
+        outcomes=outcomes, feedback=NoFeedback(), llm_calls=NoCalls(), clock=FakeClock()
+    )
+    inner = MemoryCases()
+    return inner, GradingCases(inner, service)
+
+
+def closed(case: Case) -> Case:
+    payload = StatusChangePayload(to_status=CaseStatus.CLOSED, closure_reason=ClosureReason.OTHER)
+    answer_yes(case, propose(case, payload, now=NOW))
+    return case
+
+
+async def test_a_case_saved_finished_is_graded_once() -> None:
+    outcomes = MemoryOutcomes()
+    inner, cases = wired(outcomes)
+    case = investigating_case()
+
+    await cases.save(case)
+    assert outcomes.kept == {}
+
+    await cases.save(closed(case))
+    await cases.save(case)
+
+    assert outcomes.writes == 1
+    assert outcomes.kept[case.case_id].verdict is Verdict.NO_OUTCOME
+    assert inner.saved[case.case_id].status is CaseStatus.CLOSED
+
+
+async def test_a_grading_that_fails_leaves_the_save_done() -> None:
+    outcomes = MemoryOutcomes(broken=True)
+    inner, cases = wired(outcomes)
+    case = closed(investigating_case())
+
+    saved = await cases.save(case)
+
+    assert saved.status is CaseStatus.CLOSED
+    assert inner.saved[case.case_id] is case
+    assert outcomes.kept == {}
+
+
+async def test_every_other_call_reaches_the_repository() -> None:
+    inner, cases = wired(MemoryOutcomes())
+    case = await cases.add(investigating_case())
+
+    assert await cases.get(case.case_id) is case
+    assert await cases.list_cases("T1", open_only=False) == [case]
+    assert await cases.get_by_thread("T1", "C1", "1.2") is None
+    assert await cases.get_by_short_id("T1", "FM-1") is None
+    assert await cases.find_confirmation("T1", "cf_1") is None
+    assert set(inner.saved) == {case.case_id}
+
+
+async def test_the_summary_covers_only_the_last_outcomes() -> None:
+    outcomes = MemoryOutcomes()
+    service = OutcomeService(
+        outcomes=outcomes, feedback=NoFeedback(), llm_calls=NoCalls(), clock=FakeClock()
+    )
+    for case in (closed(investigating_case()), closed(investigating_case())):
+        await service.grade(case)
+
+    summary = await service.summary("T1", last=1)
+
+    assert summary.considered == 1
+    assert summary.verdicts[Verdict.NO_OUTCOME] == 1
