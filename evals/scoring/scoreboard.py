@@ -8,8 +8,6 @@ from statistics import mean
 
 from pydantic import Field
 
-from evals.base import EvalModel
-from evals.scenario import Kind
 from domain.calibration import (
     ECE_BINS,
     Point,
@@ -17,6 +15,8 @@ from domain.calibration import (
     expected_calibration_error,
     reliability_bins,
 )
+from evals.base import EvalModel
+from evals.scenario import Kind
 from evals.scoring.grading import ScenarioResult
 
 
