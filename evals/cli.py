@@ -116,7 +116,13 @@ async def _run(
         return recorder.records
 
     options = RunOptions(concurrency=args.concurrency, judge=llm if args.judge else None)
-    results = await run_suite(scenarios, llm_for, records=records, options=options)
+    try:
+        results = await run_suite(scenarios, llm_for, records=records, options=options)
+    finally:
+        # A real gateway pooled its HTTP sessions in this event loop: close them before it ends.
+        close = getattr(llm, "aclose", None)
+        if close is not None:
+            await close()
     run = RunInfo(
         investigator=label or ", ".join(sorted({r.model for r in recorder.records})) or "model",
         scenario_set_hash=scenario_set_hash(scenarios),

@@ -50,7 +50,10 @@ def probe_models(config: GatewayConfig) -> list[tuple[list[ModelTier], Probe]]:
         tiers.setdefault(model, []).append(tier)
 
     async def ask_all() -> list[tuple[list[ModelTier], Probe]]:
-        return [(used, await gateway.probe(model)) for model, used in tiers.items()]
+        try:
+            return [(used, await gateway.probe(model)) for model, used in tiers.items()]
+        finally:
+            await gateway.aclose()
 
     return asyncio.run(ask_all())
 

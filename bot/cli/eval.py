@@ -34,12 +34,17 @@ def run_eval(settings: Settings, argv: Sequence[str]) -> int:
         print(NO_HARNESS, file=sys.stderr)
         return EXIT_USAGE
     # Withheld commands are counted on the scoreboard; their warnings would only drown it.
-    logging.getLogger().setLevel(logging.ERROR)
-    if not settings.llm_model or asks_for_scripted(argv):
-        return main(list(argv))
-    recorder = MemoryCallRecorder(limit=RECORD_LIMIT)
-    gateway = LiteLLMGateway(gateway_config(settings), recorder=recorder, clock=SystemClock())
-    return main(list(argv), llm=gateway, recorder=recorder)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)
+    try:
+        if not settings.llm_model or asks_for_scripted(argv):
+            return main(list(argv))
+        recorder = MemoryCallRecorder(limit=RECORD_LIMIT)
+        gateway = LiteLLMGateway(gateway_config(settings), recorder=recorder, clock=SystemClock())
+        return main(list(argv), llm=gateway, recorder=recorder)
+    finally:
+        root.setLevel(level)
 
 
 def asks_for_scripted(argv: Sequence[str]) -> bool:

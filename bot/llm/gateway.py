@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import logging
 import random
+import sys
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
@@ -290,6 +291,11 @@ class LiteLLMGateway:
         await self._caller.record(model, call, completion, LLMCallOutcome.OK)
         return completion.content
 
+    async def aclose(self) -> None:
+        """Close the HTTP sessions litellm pooled in this event loop (at shutdown)."""
+        if self._module is not None:
+            await close_litellm_sessions()
+
     # ------------------------------------------------------------ helpers
 
     def _litellm(self) -> Any:
@@ -348,3 +354,26 @@ def _holds_json(content: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+async def close_litellm_sessions() -> None:
+    """Close and forget litellm's cached HTTP clients, if litellm was imported at all.
+
+    litellm keeps its clients (aiohttp sessions, httpx clients, OpenAI SDK clients) in a
+    process-wide cache; left open, each is reported unclosed when the garbage collector finds it
+    after its event loop is gone. The async ones are closed by litellm's own cleanup, the
+    synchronous ones (some providers' lookups) here.
+    """
+    litellm = sys.modules.get("litellm")
+    if litellm is None:
+        return
+    import httpx
+    from litellm.llms.custom_httpx.async_client_cleanup import close_litellm_async_clients
+
+    await close_litellm_async_clients()  # type: ignore[no-untyped-call]
+    cache = litellm.in_memory_llm_clients_cache
+    for held in list(getattr(cache, "cache_dict", {}).values()):
+        inner = getattr(held, "_client", None) or getattr(held, "client", None)
+        if isinstance(inner, httpx.Client):
+            inner.close()
+    cache.flush_cache()

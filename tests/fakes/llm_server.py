@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from aiohttp import web
 from pydantic import BaseModel
 
+from bot.llm.gateway import close_litellm_sessions
 from tests.fakes.provider_rules import fill_nullable, openai_strict_problem
 
 JsonDict = dict[str, Any]
@@ -171,6 +172,8 @@ class ScriptedModelServer(ABC):
 
     async def __aexit__(self, *exc: object) -> None:
         assert self._runner is not None
+        # litellm pooled its sessions in the test's event loop; close them while it runs.
+        await close_litellm_sessions()
         await self._in_thread(self._runner.cleanup())
         await self._in_thread(_cancel_the_rest())
         self._loop.call_soon_threadsafe(self._loop.stop)
