@@ -202,7 +202,8 @@ class SolutionToAdd(DomainModel):
     """True for a quick mitigation that stops the impact before the root cause is known."""
     implementation_steps: list[str] = Field(default_factory=list)
     commands: list[str] = Field(default_factory=list)
-    """Read-only commands only (checks, verification); state changes are described in steps."""
+    """The commands to run, in order: the actions (rollback, restart, scale, config change), which
+    people run themselves, and read-only checks to verify them; never destructive ones."""
     risks: list[str] = Field(default_factory=list)
 
 

@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, new_id, utc_now
+from domain.investigation.withheld import WithheldCommand
 
 
 class ConfidenceLevel(StrEnum):
@@ -114,6 +115,11 @@ class Solution(DomainModel):
     """A quick mitigation (mitigation-first path) rather than the permanent fix."""
     implementation_steps: list[str] = Field(default_factory=list)
     commands: list[str] = Field(default_factory=list)
+    """The commands to run, in order, as people will run them: read-only checks and actions that
+    change state; a destructive one, or one the validator cannot inspect, is replaced by its
+    withheld note ("(command withheld: it deletes …)")."""
+    withheld_commands: list[WithheldCommand] = Field(default_factory=list)
+    """What was withheld from this solution's text and commands (for scoring)."""
     risks: list[str] = Field(default_factory=list)
     proposed_at: AwareDatetime = Field(default_factory=utc_now)
     proposed_by: str = "agent"

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from domain.base import DomainModel, new_id
 from domain.investigation.evidence import EvidenceClassification, UserIntent
+from domain.investigation.withheld import WithheldCommand
 
 COMPLETE_THRESHOLD = 0.8
 PARTIAL_THRESHOLD = 0.3
@@ -79,6 +80,8 @@ class EvidenceRequest(DomainModel):
     updated_at_turn: int | None = None
     completeness: float = Field(default=0.0, ge=0.0, le=1.0)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    withheld_commands: list[WithheldCommand] = Field(default_factory=list)
+    """Commands the model suggested for this request that were not read-only (for scoring)."""
 
     @property
     def is_open(self) -> bool:

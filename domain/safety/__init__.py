@@ -1,4 +1,5 @@
-"""Command safety: only read-only commands are ever suggested as something to run.
+"""Command safety: evidence is collected with read-only commands; a solution's actions are shown
+with their risk; destructive commands, and commands it cannot inspect, are never shown.
 
 The validator reads a command line the way a shell would (quotes, `;`, `&&`, `|`, `$(...)`,
 redirections, `sudo`/`env`/`xargs` prefixes, `sh -c '...'`), classifies every simple command against
@@ -9,6 +10,8 @@ This module is the public face; the work is spread over:
 - ``domain.safety.shell``: reading a command line (quotes, substitutions, stages, redirections);
 - ``domain.safety.classify``: classifying each simple command, through wrappers and shells;
 - ``domain.safety.findings``: findings, the worst of them, and walking a tool's table;
+- ``domain.safety.verdicts``: the answer for evidence and the three-way answer for a solution's
+  commands (read-only, changes state, withheld), and the notes that replace withheld ones;
 - ``domain.safety.rules``: the tables' vocabulary and the checks that apply to every command;
 - ``domain.safety.commands``: every known command, gathered from the per-area tables in
   ``domain.safety.programs`` (files, sed, network, http, interfaces, hosts, platforms,
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from domain.investigation.evidence_requests import AcquisitionGuidance
@@ -32,42 +35,46 @@ from domain.safety.findings import MAX_DEPTH, Ctx
 from domain.safety.rules import CommandSafety
 from domain.safety.shell import PLACEHOLDER, UPSTREAM_KEEP
 from domain.safety.text.candidates import find_candidates
+from domain.safety.text.prose import Candidate
 from domain.safety.text.words import at_command_position
+from domain.safety.verdicts import (
+    UNKNOWN_ACTION,
+    ActionKind,
+    ActionVerdict,
+    CommandVerdict,
+    action_note,
+    action_of,
+    withheld_note,
+    withheld_reason,
+)
 
 __all__ = [
     "MAX_DEPTH",
     "PRIVILEGE_NOTE",
+    "UNKNOWN_ACTION",
     "UPSTREAM_KEEP",
+    "ActionKind",
+    "ActionVerdict",
     "CommandSafety",
     "CommandVerdict",
     "SanitizedGuidance",
     "SanitizedText",
+    "classify_action",
     "classify_command",
+    "reads_as_command",
+    "safe_actions",
     "safe_commands",
     "sanitize_guidance",
     "sanitize_text",
     "withheld_note",
+    "withheld_reason",
 ]
 
 logger = logging.getLogger(__name__)
 
 PRIVILEGE_NOTE = "May require sudo access"
 _SHELL_SYNTAX = re.compile(r"[;|&`<>(){}]|\$\(")
-
-
-@dataclass(frozen=True)
-class CommandVerdict:
-    """The validator's answer for one command line."""
-
-    command: str
-    safety: CommandSafety
-    reason: str
-    needs_privilege: bool
-
-    @property
-    def is_safe(self) -> bool:
-        """Only read-only commands may be shown as something to run."""
-        return self.safety is CommandSafety.READ_ONLY
+_WRAPPED = re.compile(r"`([^`]+)`")
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,18 @@ def classify_command(command: str) -> CommandVerdict:
     if finding.rule is not rules.READS and finding.segment != command.strip():
         reason = f"{reason} (in: {finding.segment})"
     reason = re.sub(f"{PLACEHOLDER}+", "$(…)", reason)
-    return CommandVerdict(command, finding.rule.safety, reason, finding.privileged)
+    rule = finding.rule
+    return CommandVerdict(command, rule.safety, reason, finding.privileged, rule.opaque)
+
+
+def classify_action(command: str) -> ActionVerdict:
+    """A solution's command, three ways: read-only, changes state, or withheld (see verdicts)."""
+    return action_of(classify_command(command))
+
+
+def reads_as_command(text: str) -> bool:
+    """Whether text holds anything that reads like a command line (else it is prose)."""
+    return bool(find_candidates(text))
 
 
 def safe_commands(commands: Iterable[str]) -> tuple[list[str], list[CommandVerdict]]:
@@ -104,36 +122,47 @@ def safe_commands(commands: Iterable[str]) -> tuple[list[str], list[CommandVerdi
     return [v.command for v in kept], removed
 
 
-def withheld_note(verdict: CommandVerdict) -> str:
-    """What people see instead of an unsafe command (its reason, never the command itself)."""
-    return f"(command withheld: it {verdict.reason.partition(' (in: ')[0]})"
+def safe_actions(commands: Iterable[str]) -> tuple[list[str], list[CommandVerdict]]:
+    """A solution's commands in order: checks and actions as written, withheld ones as notes."""
+    entries: list[str] = []
+    removed: list[CommandVerdict] = []
+    for command in (_unwrapped(c) for c in commands if c.strip()):
+        action = classify_action(command)
+        if action.kind is ActionKind.WITHHELD:
+            entries.append(action_note(action))
+            removed.append(action.verdict)
+        else:
+            entries.append(command)
+    return entries, removed
 
 
-def sanitize_text(text: str) -> SanitizedText:
-    """Free text with every command found in it that is not read-only replaced by a note.
+def sanitize_text(text: str, *, actions: bool = False) -> SanitizedText:
+    """Free text with every command found in it that may not be shown replaced by a note.
 
     Commands are looked for in fenced and inline code and in prose
     (``domain.safety.text.candidates``); a span that reads like a command is classified, and one
-    that is read-only is left as written, unless an unsafe command is found inside it: then the
+    that may be shown is left as written, unless one that may not is found inside it: then the
     whole span is withheld (it is one command line, and withholding only a part would change what
-    the rest reads like).
+    the rest reads like). Only read-only commands may be shown, or with ``actions`` (a
+    solution's text) also the ones that change state (``domain.safety.verdicts``).
     """
+    withheld = _withheld_action if actions else _withheld_evidence
     parts: list[str] = []
     removed: list[CommandVerdict] = []
     position, outer = 0, None
     for candidate in find_candidates(text):
         if candidate.start < position:
             continue
-        verdict = _worst(candidate.commands)
-        if verdict is None:
+        found = withheld(candidate.commands)
+        if found is None or _only_named(candidate, found[0]):
             if outer is None or candidate.start >= outer.end:
                 outer = candidate
             continue
         start = candidate.start
         if outer is not None and start < outer.end:
             start, candidate = outer.start, replace(candidate, end=max(outer.end, candidate.end))
-        parts += [text[position:start], withheld_note(verdict)]
-        removed.append(verdict)
+        parts += [text[position:start], found[1]]
+        removed.append(found[0])
         position, outer = candidate.end, None
     parts.append(text[position:])
     return SanitizedText("".join(parts), tuple(removed))
@@ -142,12 +171,16 @@ def sanitize_text(text: str) -> SanitizedText:
 def sanitize_guidance(guidance: AcquisitionGuidance) -> SanitizedGuidance:
     """Return a copy of guidance that shows no unsafe command in any field.
 
-    Commands must be read-only; an alternative or a file location holding an unsafe command is
-    dropped (and a file location that is a command rather than a path); prerequisites, UI
-    locations and the expected output have unsafe commands replaced by a note.
+    Commands must be read-only (prose given as a command is an alternative); an alternative or a
+    file location holding an unsafe command is dropped (and a file location that is a command
+    rather than a path); prerequisites, UI locations and the expected output have unsafe commands
+    replaced by a note.
     """
-    kept, removed = _partition(guidance.commands)
-    alternatives = _drop_unsafe(guidance.alternatives, removed)
+    commands = [c for c in guidance.commands if reads_as_command(c)]
+    prose = [c for c in guidance.commands if c.strip() and not reads_as_command(c)]
+    kept, removed = _partition(commands)
+    room = _limit("alternatives")
+    alternatives = _drop_unsafe([*guidance.alternatives, *prose][:room], removed)
     files = _file_locations(guidance.file_locations, removed)
     prerequisites = _scrubbed(guidance.prerequisites, removed)
     if any(v.needs_privilege for v in kept) and _room_for_note(prerequisites):
@@ -166,14 +199,40 @@ def sanitize_guidance(guidance: AcquisitionGuidance) -> SanitizedGuidance:
 
 
 def _partition(commands: Iterable[str]) -> tuple[list[CommandVerdict], list[CommandVerdict]]:
-    verdicts = [classify_command(c) for c in commands if c.strip()]
+    verdicts = [classify_command(_unwrapped(c)) for c in commands if c.strip()]
     return [v for v in verdicts if v.is_safe], [v for v in verdicts if not v.is_safe]
 
 
-def _worst(commands: Iterable[str]) -> CommandVerdict | None:
-    """The most severe verdict among the commands that are not read-only, if any."""
-    unsafe = [v for v in (classify_command(c) for c in commands if c.strip()) if not v.is_safe]
-    return max(unsafe, key=lambda v: v.safety is CommandSafety.DANGEROUS) if unsafe else None
+def _unwrapped(command: str) -> str:
+    """A command written in backticks is the command (not a substitution of its output)."""
+    wrapped = _WRAPPED.fullmatch(command.strip())
+    return wrapped.group(1).strip() if wrapped else command.strip()
+
+
+_Withheld = tuple[CommandVerdict, str]
+
+
+def _only_named(candidate: Candidate, verdict: CommandVerdict) -> bool:
+    """A program named in a sentence (`wget`) is not run, unless it does harm on its own."""
+    return candidate.mention and verdict.safety is not CommandSafety.DANGEROUS
+
+
+def _worst(
+    commands: Iterable[str], shown: Callable[[CommandVerdict], bool]
+) -> CommandVerdict | None:
+    """The most severe verdict among the commands that may not be shown, if any."""
+    hidden = [v for v in (classify_command(c) for c in commands if c.strip()) if not shown(v)]
+    return max(hidden, key=lambda v: v.safety is CommandSafety.DANGEROUS) if hidden else None
+
+
+def _withheld_evidence(commands: Iterable[str]) -> _Withheld | None:
+    verdict = _worst(commands, lambda v: v.is_safe)
+    return None if verdict is None else (verdict, withheld_note(verdict))
+
+
+def _withheld_action(commands: Iterable[str]) -> _Withheld | None:
+    verdict = _worst(commands, lambda v: action_of(v).kind is not ActionKind.WITHHELD)
+    return None if verdict is None else (verdict, action_note(action_of(verdict)))
 
 
 def _limit(name: str) -> int:

@@ -6,7 +6,13 @@ from collections.abc import Iterable
 
 from domain.case import Case
 from domain.investigation.evidence_requests import EvidenceStatus
-from domain.safety import classify_command, sanitize_guidance
+from domain.safety import (
+    ActionKind,
+    CommandSafety,
+    classify_action,
+    classify_command,
+    withheld_reason,
+)
 from domain.scoring.model import CaseFacts, ConfidenceCheck
 
 ANSWERED = frozenset({EvidenceStatus.COMPLETE, EvidenceStatus.PARTIAL})
@@ -17,7 +23,7 @@ EVIDENCE_FOR_CONFIDENCE: tuple[tuple[float, int], ...] = ((0.9, 2), (0.7, 1), (0
 
 
 def compute_facts(case: Case) -> CaseFacts:
-    """Count what the case did: requests, unsafe commands, the root cause and its evidence."""
+    """Count what the case did: requests, commands, the root cause and its evidence."""
     requests = case.evidence_requests
     conclusion = case.root_cause_conclusion
     held = {e.evidence_id for e in case.evidence}
@@ -27,7 +33,8 @@ def compute_facts(case: Case) -> CaseFacts:
         requests_made=len(requests),
         requests_answered=sum(1 for r in requests if r.status in ANSWERED),
         requests_blocked=sum(1 for r in requests if r.status is EvidenceStatus.BLOCKED),
-        unsafe_commands=count_unsafe_commands(case),
+        unsafe_commands=count_destructive_commands(case),
+        actions_proposed=count_actions(case),
         evidence_count=len(case.evidence),
         root_cause_stated=conclusion is not None,
         cited_evidence=cited,
@@ -60,15 +67,27 @@ def turns_to_root_cause(case: Case) -> int | None:
     return None
 
 
-def count_unsafe_commands(case: Case) -> int:
-    """Suggested commands (request guidance and solutions) that are not read-only."""
-    unsafe = 0
-    for request in case.evidence_requests:
-        unsafe += len(sanitize_guidance(request.guidance).removed)
-    for solution in case.solutions:
-        unsafe += _unsafe(solution.commands)
-    return unsafe
+def count_destructive_commands(case: Case) -> int:
+    """Destructive commands the model suggested: withheld ones too, since they were suggested."""
+    withheld = [w for r in case.evidence_requests for w in r.withheld_commands]
+    withheld += [w for s in case.solutions for w in s.withheld_commands]
+    shown = [c for r in case.evidence_requests for c in r.guidance.commands]
+    shown += [c for s in case.solutions for c in s.commands]
+    return sum(w.destructive for w in withheld) + _destructive(shown)
 
 
-def _unsafe(commands: Iterable[str]) -> int:
-    return sum(1 for c in commands if c.strip() and not classify_command(c).is_safe)
+def count_actions(case: Case) -> int:
+    """Commands in solutions that change state: shown for people to run themselves."""
+    commands = _commands([c for s in case.solutions for c in s.commands])
+    return sum(1 for c in commands if classify_action(c).kind is ActionKind.CHANGES_STATE)
+
+
+def _destructive(commands: Iterable[str]) -> int:
+    """Destructive commands among those stored as shown (none, unless the rules changed)."""
+    dangerous = CommandSafety.DANGEROUS
+    return sum(1 for c in _commands(commands) if classify_command(c).safety is dangerous)
+
+
+def _commands(entries: Iterable[str]) -> list[str]:
+    """The commands among stored entries: not blank, and not a withheld command's note."""
+    return [e for e in entries if e.strip() and withheld_reason(e) is None]

@@ -154,7 +154,8 @@ def describe_facts(facts: CaseFacts) -> str:
             f"- Evidence requests: {facts.requests_made} made, {facts.requests_answered} "
             f"answered, {facts.requests_blocked} blocked",
             f"- Evidence items collected: {facts.evidence_count}",
-            f"- Commands suggested that are not read-only: {facts.unsafe_commands}",
+            f"- Destructive commands suggested (withheld ones included): {facts.unsafe_commands}",
+            f"- State-changing actions proposed for people to run: {facts.actions_proposed}",
             f"- {root[0].upper()}{root[1:]}",
             f"- Root cause identified: {reached}",
         ]

@@ -66,7 +66,9 @@ class CaseFacts(DomainModel):
     requests_blocked: int = Field(ge=0)
     """Requests the people said they could not answer."""
     unsafe_commands: int = Field(ge=0)
-    """Commands suggested to run that the safety validator does not call read-only (must be 0)."""
+    """Destructive commands the model suggested, withheld ones included (must be 0)."""
+    actions_proposed: int = Field(default=0, ge=0)
+    """Commands in solutions that change state, shown for people to run themselves."""
     evidence_count: int = Field(ge=0)
     """Pieces of evidence the case holds."""
     root_cause_stated: bool

@@ -7,7 +7,6 @@ a time); the executor's result is recorded on the approved strategy.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -22,6 +21,7 @@ from domain.investigation.evidence_requests import (
     RequestCategory,
 )
 from domain.lifecycle.decisions import is_responder
+from domain.lifecycle.responders import ResponderSet
 from domain.safety import sanitize_guidance
 from domain.workflows.catalog import ParameterValue, RiskLevel, Workflow
 from domain.workflows.parameters import filled_steps, filled_verification
@@ -147,7 +147,7 @@ def propose(
     ]
 
 
-def may_decide(case: Case, user_id: str, *, responders: Collection[str] | None) -> bool:
+def may_decide(case: Case, user_id: str, *, responders: ResponderSet | None) -> bool:
     """Approval is restricted like confirmations: configured responders, else participants."""
     return is_responder(case, user_id, responders=responders)
 

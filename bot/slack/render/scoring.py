@@ -177,8 +177,12 @@ def facts_text(facts: CaseFacts) -> str:
         f"• Evidence requests: {facts.requests_made} made · {facts.requests_answered} answered"
         f" · {facts.requests_blocked} blocked"
     )
-    unsafe = "✅ 0" if facts.unsafe_commands == 0 else f"⚠️ {facts.unsafe_commands}"
-    lines = [requests, f"• Unsafe commands suggested: {unsafe}"]
+    destructive = "✅ 0" if facts.unsafe_commands == 0 else f"⚠️ {facts.unsafe_commands}"
+    commands = (
+        f"• Actions proposed: {facts.actions_proposed} · "
+        f"Destructive commands suggested: {destructive}"
+    )
+    lines = [requests, commands]
     if not facts.root_cause_stated:
         lines.append("• Root cause: ⚠️ none stated")
     else:

@@ -143,6 +143,7 @@ def add_requests(ctx: TurnContext, items: Sequence[EvidenceRequestToAdd]) -> lis
         if item.label.casefold() in open_labels:
             ctx.ignore(f"evidence request '{item.label}' repeats an open request")
             continue
+        mark = ctx.log.safety.mark()
         request = EvidenceRequest(
             label=ctx.log.safety.text(item.label)[:100],
             description=ctx.log.safety.text(item.description)[:500],
@@ -151,6 +152,7 @@ def add_requests(ctx: TurnContext, items: Sequence[EvidenceRequestToAdd]) -> lis
             criticality=item.criticality,
             created_at_turn=ctx.case.current_turn,
         )
+        request.withheld_commands = ctx.log.safety.withheld_since(mark)
         ctx.case.evidence_requests.append(request)
         open_labels.add(item.label.casefold())
         added.append(request)

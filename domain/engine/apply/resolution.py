@@ -27,6 +27,7 @@ from domain.lifecycle.confirmations import (
     SolutionAppliedPayload,
     SolutionVerifiedPayload,
 )
+from domain.safety import reads_as_command
 
 HUMAN_MILESTONES = frozenset({"solution_applied", "solution_verified", "mitigation_applied"})
 """Things people do: the model may report them, but only a person's confirmation sets them."""
@@ -51,24 +52,33 @@ def aware(moment: datetime) -> datetime:
 
 
 def add_solutions(ctx: TurnContext, items: Sequence[SolutionToAdd]) -> list[Solution]:
-    """Proposed solutions, with unsafe commands withheld."""
-    safety = ctx.log.safety
-    added = [
-        Solution(
-            solution_type=item.solution_type,
-            title=safety.text(item.title),
-            immediate_action=safety.optional_text(item.immediate_action),
-            longterm_fix=safety.optional_text(item.longterm_fix),
-            is_mitigation=item.is_mitigation,
-            implementation_steps=safety.texts(item.implementation_steps),
-            commands=safety.commands(item.commands),
-            risks=safety.texts(item.risks),
-            proposed_at=ctx.now,
-        )
-        for item in items
-    ]
+    """Proposed solutions: their actions kept, destructive or unknown commands withheld."""
+    added = [_solution_from(ctx, item) for item in items]
     ctx.case.solutions.extend(added)
     return added
+
+
+def _solution_from(ctx: TurnContext, item: SolutionToAdd) -> Solution:
+    """People run a solution's commands themselves: actions that change state are kept.
+
+    An entry of the command list that is prose, not a command, is kept as written as a step.
+    """
+    safety = ctx.log.safety
+    mark = safety.mark()
+    prose = [c for c in item.commands if c.strip() and not reads_as_command(c)]
+    solution = Solution(
+        solution_type=item.solution_type,
+        title=safety.text(item.title, actions=True),
+        immediate_action=safety.optional_text(item.immediate_action, actions=True),
+        longterm_fix=safety.optional_text(item.longterm_fix, actions=True),
+        is_mitigation=item.is_mitigation,
+        implementation_steps=safety.texts([*item.implementation_steps, *prose], actions=True),
+        commands=safety.actions(c for c in item.commands if reads_as_command(c)),
+        risks=safety.texts(item.risks, actions=True),
+        proposed_at=ctx.now,
+    )
+    solution.withheld_commands = safety.withheld_since(mark)
+    return solution
 
 
 def advance(

@@ -1,9 +1,11 @@
-"""Every command the model suggests passes the safety validator; unsafe ones are withheld.
+"""Every command the model suggests passes the safety validator; what may not be shown is withheld.
 
-Command lists and acquisition guidance go through ``domain.safety``; so does free text, where
-commands hide in fenced code, code on one line and prose (``domain.safety.sanitize_text``).
-Withheld commands are replaced by a short note, and every verdict that removed one is kept here
-and logged.
+Evidence is collected with read-only commands only: command lists, acquisition guidance and free
+text go through ``domain.safety`` (in free text, commands hide in fenced code, code on one line
+and prose). A solution's commands are what people will run themselves: its commands and text keep
+the actions that change state, and only destructive commands, or ones the validator cannot
+inspect, are withheld. Withheld commands are replaced by a short note with the reason, and every
+verdict that removed one is kept here and logged.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from domain.investigation.evidence_requests import AcquisitionGuidance
+from domain.investigation.withheld import WithheldCommand
 from domain.safety import (
+    CommandSafety,
     CommandVerdict,
+    safe_actions,
     safe_commands,
     sanitize_guidance,
     sanitize_text,
@@ -38,25 +43,48 @@ class SafetyLog:
         self._log(removed)
         return kept
 
+    def actions(self, commands: Iterable[str]) -> list[str]:
+        """A solution's commands in order, withheld ones replaced by their note."""
+        entries, removed = safe_actions(commands)
+        self._log(removed)
+        return entries
+
     def guidance(self, guidance: AcquisitionGuidance) -> AcquisitionGuidance:
         """Guidance without unsafe commands or alternatives."""
         sanitized = sanitize_guidance(guidance)
         self._log(sanitized.removed)
         return sanitized.guidance
 
-    def text(self, text: str) -> str:
-        """Text with every unsafe command in it (code or prose) replaced by a note."""
-        sanitized = sanitize_text(text)
+    def text(self, text: str, *, actions: bool = False) -> str:
+        """Text with every command in it (code or prose) that may not be shown replaced by a note.
+
+        With ``actions`` (a solution's text) commands that change state are kept.
+        """
+        sanitized = sanitize_text(text, actions=actions)
         self._log(sanitized.removed)
         return sanitized.text
 
-    def optional_text(self, text: str | None) -> str | None:
+    def optional_text(self, text: str | None, *, actions: bool = False) -> str | None:
         """Like ``text``, keeping None."""
-        return None if text is None else self.text(text)
+        return None if text is None else self.text(text, actions=actions)
 
-    def texts(self, texts: Iterable[str]) -> list[str]:
+    def texts(self, texts: Iterable[str], *, actions: bool = False) -> list[str]:
         """``text`` applied to each item."""
-        return [self.text(t) for t in texts]
+        return [self.text(t, actions=actions) for t in texts]
+
+    def mark(self) -> int:
+        """A place in the log, to ask later what was withheld since (``withheld_since``)."""
+        return len(self.removed)
+
+    def withheld_since(self, mark: int) -> list[WithheldCommand]:
+        """What was withheld after ``mark``: destructive or not, and why (never the command)."""
+        return [
+            WithheldCommand(
+                destructive=verdict.safety is CommandSafety.DANGEROUS,
+                reason=verdict.what_it_does,
+            )
+            for verdict in self.removed[mark:]
+        ]
 
     def _log(self, verdicts: Iterable[CommandVerdict]) -> None:
         for verdict in verdicts:

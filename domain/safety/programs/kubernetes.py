@@ -18,8 +18,10 @@ from domain.safety.rules import (
     REVEALS_SECRETS,
     D,
     M,
+    Pattern,
     Rule,
     ToolRule,
+    checked,
     flags,
     opaque,
     opts,
@@ -72,6 +74,42 @@ def _words(args: list[str]) -> list[str]:
     return words
 
 
+_DELETES: tuple[Pattern, ...] = (
+    pattern(
+        r"(?<!-n)(?<!--namespace)\s(?:namespaces?|ns)(?:[/,]\S*)?(?=\s|$)",
+        Rule(D, "deletes the namespace and everything in it"),
+    ),
+    pattern(r"\s--all\b", Rule(D, "deletes every resource of a kind")),
+    pattern(
+        r"\s(?:pvc|pv|persistentvolumes?|persistentvolumeclaims?)(?:[/,.]\S*)?(?=\s|$)",
+        Rule(D, "deletes a volume claim or volume, and the data on it can go with it"),
+    ),
+)
+_POD_KINDS = frozenset({"pod", "pods", "po"})
+DELETES_PODS = Rule(M, "deletes pods; a controller re-creates its own, a bare pod is gone")
+
+
+def _delete(args: list[str], upstream: str | None) -> Rule:
+    """Deleting pods restarts them under their controller; deleting anything else destroys it."""
+    joined = " " + " ".join(args)
+    hit = next((rule for regex, rule in _DELETES if regex.search(joined)), None)
+    if hit is not None:
+        return hit
+    from_files = option_values(args, "fk", opts("--filename --kustomize"), "nlocLs")
+    words = _words(args)
+    if words and not from_files and _only_pods(words):
+        return DELETES_PODS
+    return Rule(D, "deletes Kubernetes resources")
+
+
+def _only_pods(words: list[str]) -> bool:
+    """`pod NAME…` (every name a pod) or `pod/NAME…` for every word."""
+    first = words[0].lower()
+    if first in _POD_KINDS:
+        return True
+    return all("/" in word and word.split("/")[0].lower() in _POD_KINDS for word in words)
+
+
 def _listens(*options: str) -> ToolRule:
     """`kubectl proxy`, `port-forward`: read-only while they listen on loopback only."""
     wide = opts("--accept-hosts --disable-filter")
@@ -91,21 +129,7 @@ _KUBECTL: Mapping[str, Rule | ToolRule] = {
     "get": ToolRule(check=_get, default=READS),
     **same(K8S, "apply edit patch replace create set label annotate taint expose autoscale"),
     **same(K8S, "run debug attach uncordon certificate"),
-    "delete": ToolRule(
-        patterns=(
-            pattern(
-                r"(?<!-n)(?<!--namespace)\s(?:namespaces?|ns)(?:[/,]\S*)?(?=\s|$)",
-                Rule(D, "deletes the namespace and everything in it"),
-            ),
-            pattern(r"\s--all\b", Rule(D, "deletes every resource of a kind")),
-            pattern(
-                r"\s(?:pvc|pv|persistentvolumes?|persistentvolumeclaims?)(?:[/,.]\S*)?(?=\s|$)",
-                Rule(D, "deletes a volume claim or volume, and the data on it can go with it"),
-            ),
-        ),
-        # Deleting a workload removes it until someone re-creates it: a rollout restart restarts.
-        default=Rule(D, "deletes Kubernetes resources"),
-    ),
+    "delete": checked(_delete),
     "scale": Rule(M, "scales a workload"),
     "cordon": Rule(M, "stops scheduling on a node"),
     "drain": Rule(M, "evicts every pod from a node"),

@@ -10,7 +10,14 @@ from __future__ import annotations
 import re
 
 from domain.safety.text.blocks import HEREDOC, Fence, fence_candidates, fences
-from domain.safety.text.prose import MASK, Candidate, code_candidate, inline_code, prose_candidates
+from domain.safety.text.prose import (
+    MASK,
+    Candidate,
+    code_candidate,
+    command_starts,
+    inline_code,
+    prose_candidates,
+)
 
 NOTE_START = "(command withheld:"
 _NON_NEWLINE = re.compile(r"[^\n]")
@@ -30,10 +37,20 @@ def find_candidates(text: str) -> list[Candidate]:
     for code in inline_code(masked):
         candidate = code_candidate(masked, code.start(2), code.end(2))
         if candidate is not None:
-            found.append(Candidate(code.start(), code.end(), candidate.commands))
+            alone = len(code.group(2).split()) == 1
+            mention = alone and not _at_command_start(masked, code.start())
+            found.append(Candidate(code.start(), code.end(), candidate.commands, mention))
         masked = _mask(masked, code.start(), code.end())
     found += prose_candidates(masked)
     return sorted(found, key=lambda c: (c.start, -c.end))
+
+
+def _at_command_start(text: str, index: int) -> bool:
+    """Whether index is where a command may start on its line (not inside a sentence)."""
+    line_start = text.rfind("\n", 0, index) + 1
+    line_end = text.find("\n", index)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    return any(start == index - line_start for start, _, _ in command_starts(line))
 
 
 def _heredocs(text: str) -> list[Fence]:

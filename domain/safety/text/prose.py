@@ -33,6 +33,8 @@ class Candidate:
     end: int
     commands: tuple[str, ...]
     """The span is unsafe if any of these is not read-only."""
+    mention: bool = False
+    """A lone program name inside a sentence (`wget`): withheld only if it does harm alone."""
 
 
 _LOGICAL_LINE = re.compile(r"(?:[^\n]*\\\n)*[^\n]*")
@@ -83,7 +85,11 @@ def _line_candidates(text: str, start: int, end: int) -> list[Candidate]:
 Span = tuple[int, int, tuple[str, ...]]
 
 
-def _at_positions(line: str) -> Iterator[Span]:
+def command_starts(line: str) -> list[tuple[int, bool, bool]]:
+    """Where a command may start in a line: (offset, after a sure prompt, clause ends at commas).
+
+    The line's start after any bullet or prompt, after a label such as "Fix:", after "run".
+    """
     body = _LEAD.match(line)
     assert body is not None  # the pattern matches the empty string
     position, sure = body.end(), False
@@ -93,7 +99,11 @@ def _at_positions(line: str) -> Iterator[Span]:
     starts = [(position, sure, False)]
     starts += [(m.end(), False, True) for m in _LABEL.finditer(line)]
     starts += [(m.end(), False, True) for m in _RUN.finditer(line)]
-    for start, sure, commas in starts:
+    return starts
+
+
+def _at_positions(line: str) -> Iterator[Span]:
+    for start, sure, commas in command_starts(line):
         end = _clause_end(line, start, commas=commas)
         # Masked code after the words is still something: `at <code>` is not `at` alone.
         words = line[start:end].split() + ([MASK] if line[end : end + 1] == MASK else [])
@@ -108,6 +118,8 @@ def _in_sentences(line: str) -> Iterator[Span]:
         if not _NAME_START.match(line, start):
             continue  # a command name is written in lower case, or as a path
         end = _clause_end(line, start, commas=True)
+        if "(" in line[token.start() : start]:  # "(exit 137) and it restarts": the aside ends
+            end = min(end, _closing_bracket(line, start))
         words = line[start:end].split()
         if words and in_sentence(words):
             before = _ENV_BEFORE.search(line, 0, start)
@@ -121,6 +133,16 @@ def _queries(line: str) -> Iterator[Span]:
             yield start, end, (query_command(line[start:end]),)
 
 
+def _closing_bracket(line: str, start: int) -> int:
+    """Where the bracket opened just before start closes (the end of the line if it does not)."""
+    depth = 1
+    for index in range(start, len(line)):
+        depth += {"(": 1, ")": -1}.get(line[index], 0)
+        if depth == 0:
+            return index
+    return len(line)
+
+
 def _clause_end(line: str, start: int, *, commas: bool) -> int:
     ends = [m.start() for m in (_CLAUSE_END.search(line, start),) if m is not None]
     if commas:
@@ -129,8 +151,9 @@ def _clause_end(line: str, start: int, *, commas: bool) -> int:
 
 
 def _span(line: str, start: int, end: int) -> Iterator[Span]:
-    """The span trimmed of spaces and of a closing bracket or quote it does not open."""
-    text = line[start:end].rstrip()
+    """The span trimmed of spaces, of a remark in brackets, and of a closing bracket or quote it
+    does not open."""
+    text = line[start : remark_start(line, start, end)].rstrip()
     while text and (
         (text[-1] == ")" and text.count(")") > text.count("("))
         or (text[-1] in _QUOTES and text.count(text[-1]) % 2 == 1)
@@ -141,3 +164,31 @@ def _span(line: str, start: int, end: int) -> Iterator[Span]:
         # A here-string is what the command reads: `redis-cli <<< FLUSHALL` runs FLUSHALL.
         here = command.replace("<<<", " ") if "<<<" in command else None
         yield start, start + len(text), (command, *([here] if here else []))
+
+
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "time", "!", "{"})
+
+
+def remark_start(line: str, start: int, end: int) -> int:
+    """Where a remark in brackets after an argument begins ("… endpoint (api.example.com)").
+
+    A shell reads `(` only where a command may start; after an argument it is a syntax error,
+    so in text it opens an aside, not a subshell. Quoted text is skipped. Returns end if none.
+    """
+    quote, word, previous = "", "", ""
+    for index in range(start, end):
+        char = line[index]
+        if quote or char in _QUOTES[:2]:
+            quote = "" if char == quote else (quote or char)
+        elif char.isspace():
+            previous, word = word or previous, ""
+            continue
+        elif char == "(" and not word and _argument_before(previous):
+            return index
+        word += char
+    return end
+
+
+def _argument_before(word: str) -> bool:
+    """Whether a word ends an argument: not empty, an operator or a reserved word."""
+    return bool(word) and word not in _RESERVED and word[-1] not in ";&|<>(){}"

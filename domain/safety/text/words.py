@@ -31,7 +31,7 @@ ENGLISH = _words(
     "for free groups halt head host id init install ip kill last less link locale more mount nl od "
     "passwd ping printf reboot route screen seq service shutdown sleep sort source split stat "
     "strings su tail tee test time top touch tr trap tree true type w wait watch which who yes "
-    "command exec nice if then else elif while until do"
+    "command exec nice if then else elif while until do exit return"
 )
 # Words that are never a command inside a sentence (prepositions and shell keywords).
 _NOT_MID_SENTENCE = _words("at batch case done for if then else elif while until do !")
@@ -117,7 +117,9 @@ def at_command_position(words: Sequence[str]) -> bool:
     first, rest = words[0].lstrip("("), words[1:]
     if not first and rest:
         return at_command_position(rest)
-    if _ENV.match(first) or (SQL_START.match(first) and first.isupper()):
+    if _ENV.match(first):  # `FOO=1 kubectl …`, not "maxPoolSize=10 after the deploy"
+        return not rest or at_command_position(rest)
+    if SQL_START.match(first) and first.isupper():
         return True
     if first.startswith(("/", "./", "../", "~/")):
         return known(first) or bool(_BIN_PATH.match(first))

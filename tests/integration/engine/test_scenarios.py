@@ -152,9 +152,14 @@ async def test_the_seed_one_turn_resolution(server: FakeLLMServer) -> None:
     assert answer.root_cause is not None
     assert answer.root_cause.confidence_level is ConfidenceLevel.VERIFIED
     assert answer.root_cause.supporting_evidence[0].summary.startswith("NullPointerException")
+    # The answer's own text asks for evidence, so the rollback is withheld there; the rollback
+    # solution's commands are what people run to mitigate, so they are kept.
     assert "rollout undo" not in answer.text
-    assert [s.commands for s in answer.solutions] == [["kubectl rollout status deployment/api"], []]
-    assert answer.debug.unsafe_commands_removed == 2
+    assert [s.commands for s in answer.solutions] == [
+        ["kubectl rollout undo deployment/api", "kubectl rollout status deployment/api"],
+        [],
+    ]
+    assert answer.debug.unsafe_commands_removed == 1
     assert [c.label() for c in answer.citations] == ["error.log:1"]
     assert case.status is CaseStatus.INVESTIGATING  # resolution needs people, not the model
     prompt = thread.prompt()

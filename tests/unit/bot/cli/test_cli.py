@@ -64,7 +64,7 @@ def test_catalog_validate_lists_every_problem_of_a_broken_catalog_and_exits_1(
         "missing-fields.yaml: scale-deployment: steps: Field required",
         "labels.priority: Value error, priorities must be P0, P1, P2, P3 or '*'",
         "dangerous-step.yaml: wipe-data-directory: step 1 is dangerous (deletes files",
-        "verification command 1 is not read-only (deletes Kubernetes resources)",
+        "verification command 1 is not read-only (deletes pods",
         "TARGET_NAMESPACE is used in a command but has neither a pattern nor an enum",
         "steps use undeclared parameters: TARGET_DEPLOYMENT",
         "parameters.0: Value error, min is greater than max",

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from domain.engine.apply.reply import apply_reply
 from domain.investigation.verification import InvestigationPath, TemporalState, UrgencyLevel
+from domain.investigation.withheld import WithheldCommand
 from domain.lifecycle.confirmations import (
     PathChoicePayload,
     SolutionAppliedPayload,
@@ -105,7 +106,7 @@ def test_already_applied_solutions_are_not_asked_about_again() -> None:
     assert ctx.log.proposed == []
 
 
-def test_solutions_are_proposed_with_unsafe_commands_withheld() -> None:
+def test_solutions_keep_their_actions_and_withhold_destructive_commands() -> None:
     case = verified_case()
     case.progress.root_cause_identified = True
     ctx = ctx_for(case)
@@ -125,6 +126,7 @@ def test_solutions_are_proposed_with_unsafe_commands_withheld() -> None:
                     "commands": [
                         "kubectl rollout status deployment/api",
                         "kubectl delete pod -l app=api",
+                        "kubectl delete namespace api",
                     ],
                 },
             ],
@@ -132,12 +134,21 @@ def test_solutions_are_proposed_with_unsafe_commands_withheld() -> None:
     )
 
     (solution,) = case.solutions
-    assert solution.commands == ["kubectl rollout status deployment/api"]
-    assert solution.immediate_action == "(command withheld: it rolls a workload back)"
-    assert solution.implementation_steps[0] == "Ask the api owners to roll back"
-    assert "systemctl" not in solution.implementation_steps[1]
+    assert solution.commands == [
+        "kubectl rollout status deployment/api",
+        "kubectl delete pod -l app=api",  # a restart: it changes state, people run it
+        "(command withheld: it deletes the namespace and everything in it)",
+    ]
+    assert solution.immediate_action == "kubectl rollout undo deployment/api"
+    assert solution.implementation_steps == [
+        "Ask the api owners to roll back",
+        "sudo systemctl restart api",
+    ]
+    assert solution.withheld_commands == [
+        WithheldCommand(destructive=True, reason="deletes the namespace and everything in it")
+    ]
     assert case.progress.solution_proposed
-    assert len(ctx.log.safety.removed) == 3
+    assert len(ctx.log.safety.removed) == 1
 
 
 def test_verification_facts_merge_and_the_matrix_picks_the_path() -> None:

@@ -12,11 +12,11 @@ from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ, _verdict
 @pytest.mark.parametrize(
     ("command", "reason"),
     [
-        ("kubectl -v 6 delete pod x", "deletes Kubernetes resources"),
-        ("kubectl --request-timeout 30s delete pod x", "deletes Kubernetes resources"),
-        ("kubectl --cache-dir /tmp delete pod x", "deletes Kubernetes resources"),
-        ("kubectl --some-new-flag value delete pod x", "deletes Kubernetes resources"),
-        ("kubectl --some-new-flag get delete pod x", "deletes Kubernetes resources"),
+        ("kubectl -v 6 delete pod x", "deletes pods"),
+        ("kubectl --request-timeout 30s delete pod x", "deletes pods"),
+        ("kubectl --cache-dir /tmp delete pod x", "deletes pods"),
+        ("kubectl --some-new-flag value delete pod x", "deletes pods"),
+        ("kubectl --some-new-flag get delete pod x", "deletes pods"),
         ("helm --kube-token abc uninstall x", "uninstalls a Helm release"),
         ("helm --some-new-flag abc uninstall x", "uninstalls a Helm release"),
         ("docker --tlscacert ca.pem rm -f x", "deletes containers"),

@@ -9,6 +9,7 @@ from domain.investigation.evidence_requests import (
     EvidenceStatus,
     RequestCategory,
 )
+from domain.investigation.withheld import WithheldCommand
 from domain.scoring.facts import check_confidence, compute_facts, evidence_needed
 from domain.scoring.model import CaseFacts, ConfidenceCheck
 from domain.scoring.transcript import alert_data, build_transcript
@@ -93,26 +94,54 @@ def test_facts_count_requests_evidence_and_the_root_causes_support() -> None:
     assert facts.root_cause_cites_evidence
 
 
-def test_blocked_requests_and_unsafe_commands_are_counted() -> None:
+def test_destructive_commands_count_when_withheld_and_actions_count_apart() -> None:
     case = full_case()
     case.evidence_requests.append(
         EvidenceRequest(
             label="Restart it",
             description="restart and see",
             category=RequestCategory.ENVIRONMENT,
-            guidance=AcquisitionGuidance(commands=["systemctl restart payments", "uptime"]),
+            guidance=AcquisitionGuidance(commands=["uptime"]),
             status=EvidenceStatus.BLOCKED,
             created_at_turn=4,
+            withheld_commands=[
+                WithheldCommand(destructive=True, reason="deletes Kubernetes resources"),
+                WithheldCommand(destructive=False, reason="starts, stops or restarts a service"),
+            ],
         )
     )
     case.solutions.append(
-        Solution(solution_type=SolutionType.OTHER, title="wipe", commands=["rm -rf /var/lib/pg"])
+        Solution(
+            solution_type=SolutionType.ROLLBACK,
+            title="Roll back checkout-api",
+            commands=[
+                "kubectl rollout undo deploy/checkout-api -n shop",
+                "kubectl rollout status deploy/checkout-api -n shop",
+                "kubectl scale deploy/checkout-api --replicas=6 -n shop",
+                "(command withheld: it deletes the namespace and everything in it)",
+            ],
+            withheld_commands=[
+                WithheldCommand(
+                    destructive=True, reason="deletes the namespace and everything in it"
+                )
+            ],
+        )
     )
 
     facts = compute_facts(case)
 
     assert (facts.requests_made, facts.requests_answered, facts.requests_blocked) == (2, 1, 1)
     assert facts.unsafe_commands == 2
+    assert facts.actions_proposed == 2
+
+
+def test_a_destructive_command_stored_as_shown_still_counts() -> None:
+    case = full_case()
+    case.solutions.append(
+        Solution(solution_type=SolutionType.OTHER, title="wipe", commands=["rm -rf /var/lib/pg"])
+    )
+
+    assert compute_facts(case).unsafe_commands == 1
 
 
 def test_a_case_without_a_root_cause_has_nothing_to_calibrate() -> None:
