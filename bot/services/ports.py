@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from slack_sdk.models.views import View
@@ -31,6 +32,23 @@ class ChatSurface(Protocol):
         response_url: str | None = None,
     ) -> None:
         """Say something only ``user`` sees (through ``response_url`` when given)."""
+        ...
+
+    async def set_status(
+        self, *, channel: str, thread_ts: str, status: str, loading: Sequence[str] = ()
+    ) -> None:
+        """Show that the app is working in a thread ("" clears it); the next post clears it too.
+
+        Raises if the surface or the workspace does not allow it.
+        """
+        ...
+
+    async def react(self, *, channel: str, ts: str, name: str) -> None:
+        """Add the app's reaction ``name`` to a message."""
+        ...
+
+    async def unreact(self, *, channel: str, ts: str, name: str) -> None:
+        """Take the app's reaction ``name`` off a message."""
         ...
 
     async def publish_home(self, *, user: str, view: View) -> None:
