@@ -76,6 +76,57 @@ class KnowledgeResult(DomainModel):
     """Filters read from the query (file, severity, time range) that narrowed the search."""
 
 
+class FindingKind(StrEnum):
+    """Why a message in an uploaded log stands out."""
+
+    PROBLEM = "problem"
+    """Lines at WARN level or worse."""
+    NEW = "new"
+    """A message that first appears partway through the file."""
+    SURGE = "surge"
+    """A message whose rate jumps to many times its earlier rate."""
+    CHANGED = "changed"
+    """The same message with a setting's value changed (``maximumPoolSize=50`` then ``10``)."""
+
+
+class Finding(DomainModel):
+    """One thing worth looking at in an uploaded log, cited where it occurs."""
+
+    kind: FindingKind
+    severity: str | None = None
+    """The level its lines name (ERROR, WARN…), None when they name none."""
+    count: int = Field(ge=1)
+    """How many lines carry this message."""
+    template: str
+    """The message with its variable parts masked: what its occurrences share."""
+    example: str
+    """A real occurrence with its values (secrets already redacted), without its timestamp."""
+    first: Citation
+    last: Citation
+    new: bool = False
+    """It first appears partway through the file."""
+    since: Citation | None = None
+    """Where the change starts: the first line of a rate jump or of a changed value."""
+    rate_factor: float | None = Field(default=None, ge=0)
+    """How many times its earlier rate the message reached, for a rate jump."""
+    changed: str | None = None
+    """What changed, for a changed value: ``maximumPoolSize=50 → maximumPoolSize=10``."""
+
+    def summary(self) -> str:
+        """One plain line: what, how often, and where it starts and ends."""
+        what = f"{self.severity} ×{self.count}" if self.severity else f"×{self.count}"
+        if self.kind is FindingKind.CHANGED and self.changed and self.since:
+            return f"changed at {self.since.label()}: {self.changed} ({self.example})"
+        where = f"first {self.first.label()}"
+        if self.count > 1:
+            where += f", last {self.last.label()}"
+        notes = ["new partway through the file"] if self.new else []
+        if self.rate_factor is not None and self.since is not None:
+            notes.append(f"rate ×{self.rate_factor:.0f} from {self.since.label()}")
+        extra = f" [{'; '.join(notes)}]" if notes else ""
+        return f"{what}{extra} {where}: {self.example}"
+
+
 class IngestReport(DomainModel):
     """What ingesting one file found, reported to the thread at once."""
 
@@ -90,7 +141,13 @@ class IngestReport(DomainModel):
     error_count: int = Field(default=0, ge=0)
     warning_count: int = Field(default=0, ge=0)
     top_messages: list[tuple[int, str]] = Field(default_factory=list)
-    """The most repeated messages (count, masked template)."""
+    """The most repeated messages (count, masked template); redaction markers left out."""
+    kind: str | None = None
+    """How the file was read: log, markdown, config or text."""
+    findings: list[Finding] = Field(default_factory=list)
+    """For logs: errors and warnings (worst, then most frequent), then what changed."""
+    timestamps_unrecognised: bool = False
+    """A log whose timestamps could not be read, so it has no time range."""
     error: str | None = None
     """Why the file was refused or failed (binary, too large, unreadable…)."""
 

@@ -13,7 +13,9 @@ from domain.base import utc_now
 from domain.knowledge import IngestReport, ToolStatus
 from rag.chunking.chunks import DocumentKind
 from rag.chunking.decoding import UnsupportedUploadError
+from rag.chunking.findings import is_ignored
 from rag.chunking.logs import window_vectors
+from rag.chunking.templates import TemplateTable
 from rag.chunking.templates import embedding_text as template_text
 from rag.chunking.uploads import EmptyDocumentError, PreparedDocument, prepare_document
 from rag.embeddings.embedder import Embedder, VectorCache, Vectors, embed_with_cache
@@ -176,7 +178,7 @@ def embedding_texts(doc: PreparedDocument) -> list[str]:
 
 
 def summarize(doc: PreparedDocument) -> IngestReport:
-    """The report posted to the thread: size, chunks, redactions, time range, counts."""
+    """The report posted to the thread: size, time range, counts and, for logs, the findings."""
     firsts = [chunk.ts_first for chunk in doc.chunks if chunk.ts_first is not None]
     lasts = [chunk.ts_last for chunk in doc.chunks if chunk.ts_last is not None]
     templates = doc.templates
@@ -191,8 +193,17 @@ def summarize(doc: PreparedDocument) -> IngestReport:
         last_timestamp=max(lasts, default=None),
         error_count=templates.error_count if templates else 0,
         warning_count=templates.warning_count if templates else 0,
-        top_messages=templates.most_repeated() if templates else [],
+        top_messages=_most_repeated(templates) if templates else [],
+        kind=doc.kind.value,
+        findings=doc.findings,
+        timestamps_unrecognised=doc.kind is DocumentKind.LOG and doc.parser.fmt is None,
     )
+
+
+def _most_repeated(templates: TemplateTable, top: int = 5) -> list[tuple[int, str]]:
+    """The most frequent messages, redaction marks and blank lines left out."""
+    repeated = templates.most_repeated(len(templates.signatures))
+    return [(count, text) for count, text in repeated if not is_ignored(text)][:top]
 
 
 def _refusal(request: IngestRequest, status: ToolStatus, reason: str) -> IngestReport:

@@ -33,6 +33,8 @@ _LEVEL = re.compile(
     r"|\[(?P<bracket>(?i:" + _UPPER + r"))\]"
     r"|(?i:level)[\"']?[=:][ \t]*[\"']?(?P<keyed>(?i:" + _UPPER + r"))\b"
     r"|^(?P<glog>[IWEF])\d{4} "
+    # Daemons logging through syslog say it in lower case after their name (sshd: "error: …").
+    r"|(?<=: )(?P<daemon>error|fatal|warning|crit|alert|emerg)(?=: )"
 )
 _GLOG = {"I": "INFO", "W": "WARN", "E": "ERROR", "F": "FATAL"}
 
@@ -44,7 +46,7 @@ def severity_rank(line: str) -> int:
         return 0
     if match["glog"]:
         return RANKS[_GLOG[match["glog"]]]
-    word = match["upper"] or match["bracket"] or match["keyed"]
+    word = match["upper"] or match["bracket"] or match["keyed"] or match["daemon"]
     return RANKS[word.upper()]
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from domain.knowledge import Finding
 from domain.redaction import redact
 from rag.chunking.chunks import ChunkDraft, DocumentKind
 from rag.chunking.configs import ini_chunks, json_chunks, yaml_chunks
 from rag.chunking.decoding import UnsupportedUploadError, decode_upload, split_lines
 from rag.chunking.documents import markdown_chunks, markdown_title, text_chunks
+from rag.chunking.findings import log_findings
 from rag.chunking.logs import LogWindows, cut_windows, window_chunks
 from rag.chunking.templates import TemplateTable, build_templates
 from rag.chunking.timestamps import TimestampParser, parser_for, timestamp_share
@@ -55,6 +57,8 @@ class PreparedDocument:
     parser: TimestampParser
     templates: TemplateTable | None = None
     windows: LogWindows | None = None
+    findings: list[Finding] = field(default_factory=list)
+    """For logs: what stands out, cited by line (read while the lines are still at hand)."""
 
 
 def prepare_document(
@@ -103,6 +107,7 @@ def _chunk(doc: PreparedDocument, *, keep_title: bool) -> None:
         doc.templates = build_templates(doc.lines, doc.parser)
         doc.windows = cut_windows(doc.templates)
         doc.chunks = window_chunks(doc.lines, doc.templates, doc.windows, doc.parser)
+        doc.findings = log_findings(doc.source, doc.lines, doc.templates, doc.parser)
         doc.lines = []
     elif doc.kind is DocumentKind.MARKDOWN:
         doc.title = doc.title if keep_title else markdown_title(doc.lines, doc.title)

@@ -1,44 +1,119 @@
-"""What an uploaded file turned out to contain, said at once in the thread."""
+"""What an uploaded file turned out to contain: its findings, each cited, in a few lines.
+
+Sized for a phone: at most five findings, one line each, errors and warnings first, then what
+changed; the counts go in one short context line.
+"""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
+
+from slack_sdk.models.blocks import Block
 
 from bot.slack.render.message import SlackMessage, bullets, context, message, sections
 from bot.slack.render.text import code, escape, shorten
-from domain.knowledge import IngestReport, ToolStatus
+from domain.knowledge import Finding, FindingKind, IngestReport, ToolStatus
 
-MAX_TOP_MESSAGES = 3
+MAX_FINDINGS = 5
+# When errors fill the list, this many places stay for what changed before them.
+CHANGE_PLACES = 2
+GIST_CHARS = 90
+_ICONS = {"CRITICAL": "🔴", "ERROR": "🔴", "WARN": "🟠"}
+# The icon says the level; on a phone the thread, logger and syslog prefix only push the
+# message out of sight (the model is given the whole line).
+_LEVELS = (
+    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE"
+    r"|\[(?:error|warn|notice|crit)\]|error:|fatal:|warning:)"
+)
+_PREAMBLE = re.compile(
+    r"^[-\s]*(?:\d+\s+)?"  # a dash or a thread id
+    r"(?:\S+\s+[\w./-]+\[\d+\]:\s+)?"  # syslog: host and program[pid]
+    r"(?:" + _LEVELS + r"\s+)?"
+    r"(?:(?:\[[^\]]*\]\s*)+(?=(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s|-\s))?"  # [thread] before a logger
+    r"(?:(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s+|-\s+)?"  # the logger
+)
+
+
+def upload_findings(report: IngestReport) -> list[Block]:
+    """The findings of one upload as blocks: what stands out, cited by line, then the counts."""
+    if report.status is ToolStatus.ERROR:
+        return _refused_blocks(report.source, report.error or "it could not be read")
+    shown = shown_findings(report.findings)
+    head = f"📄 {code(report.source)}"
+    if shown:
+        text = f"{head} — what stands out:\n" + bullets(finding_line(f) for f in shown)
+    elif report.status is ToolStatus.NO_DATA:
+        text = f"{head}: I found nothing I could search in it."
+    elif report.kind == "log":
+        text = f"{head}: no errors, warnings or changes stand out."
+    else:
+        text = f"{head}: read, and searchable from now on."
+    counts = counts_line(report, hidden=len(report.findings) - len(shown))
+    return [*sections(text), *context(counts)]
 
 
 def upload_summary(report: IngestReport) -> SlackMessage:
-    """Lines, time range, error/warning counts and the most repeated messages."""
-    if report.status is ToolStatus.ERROR:
-        return upload_refused(report.source, report.error or "it could not be read")
-    facts = [f"{report.lines:,} lines"]
-    span = _time_range(report.first_timestamp, report.last_timestamp)
-    if span:
-        facts.append(span)
-    facts.append(f"{report.error_count:,} errors, {report.warning_count:,} warnings")
-    text = f"📄 Read {code(report.source)}: " + " · ".join(facts)
-    if report.redactions:
-        text += f"\n🔒 Redacted {report.redactions} secret(s) before storing or analysing it."
-    if report.top_messages:
-        top = [
-            f"×{count:,} {code(shorten(template, 160))}"
-            for count, template in report.top_messages[:MAX_TOP_MESSAGES]
-        ]
-        text += "\n*Most repeated:*\n" + bullets(top)
-    if report.status is ToolStatus.NO_DATA:
-        text += "\nI found nothing I could search in it."
-    notes = context("_I'll weigh it against the open evidence requests in my next answer._")
-    return message([*sections(text), *notes], text=f"Read {report.source}: {report.lines} lines")
+    """The findings as a message of their own, saying they will be weighed in the next answer."""
+    blocks = upload_findings(report)
+    if report.status is not ToolStatus.ERROR:
+        blocks += context("_I'll weigh it against the open evidence requests in my next answer._")
+    return message(blocks)
 
 
 def upload_refused(filename: str, reason: str) -> SlackMessage:
     """A file that was not read, and why."""
-    text = f"📄 I didn't read {code(filename)}: {escape(reason)}"
-    return message(sections(text), text=text)
+    blocks = _refused_blocks(filename, reason)
+    return message(blocks, text=f"📄 I didn't read {code(filename)}: {escape(reason)}")
+
+
+def _refused_blocks(filename: str, reason: str) -> list[Block]:
+    return sections(f"📄 I didn't read {code(filename)}: {escape(reason)}")
+
+
+def shown_findings(findings: list[Finding]) -> list[Finding]:
+    """Errors and warnings first, keeping a place or two for what changed, five at most."""
+    problems = [f for f in findings if f.kind is FindingKind.PROBLEM]
+    changes = [f for f in findings if f.kind is not FindingKind.PROBLEM]
+    kept_changes = min(len(changes), CHANGE_PLACES, MAX_FINDINGS)
+    kept_problems = problems[: MAX_FINDINGS - kept_changes]
+    return kept_problems + changes[: MAX_FINDINGS - len(kept_problems)]
+
+
+def finding_line(finding: Finding) -> str:
+    """One line: what kind, how often, the message with its values, and where."""
+    first = code(finding.first.label())
+    if finding.kind is FindingKind.CHANGED and finding.since is not None:
+        return f"🔧 *Changed* {escape(finding.changed or '')} · {code(finding.since.label())}"
+    gist = escape(shorten(_PREAMBLE.sub("", finding.example) or finding.example, GIST_CHARS))
+    if finding.kind is FindingKind.SURGE and finding.since is not None:
+        rate = f"×{finding.rate_factor:.0f} rate" if finding.rate_factor else "faster"
+        return f"📈 *{rate}* {gist} · from {code(finding.since.label())}"
+    span = first if finding.count == 1 else f"{first} → {code(finding.last.label())}"
+    if finding.kind is FindingKind.NEW:
+        times = f" ×{finding.count:,}" if finding.count > 1 else ""
+        return f"🆕 *New{times}* {gist} · {span}"
+    new = ", new" if finding.new else ""
+    icon = _ICONS.get(finding.severity or "", "🔴")
+    return f"{icon} *{finding.severity} ×{finding.count:,}{new}* {gist} · {span}"
+
+
+def counts_line(report: IngestReport, *, hidden: int = 0) -> str:
+    """Lines, time range, errors and warnings, secrets redacted: one short line."""
+    facts = [f"{report.lines:,} lines"]
+    span = _time_range(report.first_timestamp, report.last_timestamp)
+    if span:
+        facts.append(span)
+    elif report.timestamps_unrecognised:
+        facts.append("timestamps not recognised, so no time range")
+    if report.kind == "log":
+        facts.append(f"{report.error_count:,} errors, {report.warning_count:,} warnings")
+    if report.redactions:
+        secrets = "1 secret was" if report.redactions == 1 else f"{report.redactions} secrets were"
+        facts.append(f"🔒 {secrets} redacted")
+    if hidden > 0:
+        facts.append(f"+{hidden} more finding{'s' if hidden > 1 else ''}")
+    return " · ".join(facts)
 
 
 def _time_range(first: datetime | None, last: datetime | None) -> str:

@@ -35,7 +35,8 @@ async def test_the_console_runs_an_investigation_typed_into_the_terminal(
     assert "[2] ✅ Yes" in shown
     assert "@you answered yes (accepted)" in shown
     assert "Investigating" in shown
-    assert "Read `app.log`: 2 lines" in shown
+    assert "📄 `app.log`: read, and searchable from now on." in shown
+    assert "2 lines" in shown
     assert "The log shows DB timeouts." in shown
     assert "Open cases (1)" in shown
     assert "Traceback" not in shown

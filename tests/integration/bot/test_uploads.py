@@ -93,7 +93,8 @@ async def test_an_uploaded_loghub_log_is_summarised_then_answered_with_correct_l
     )
 
     summary, answer = (text_of(m) for m in bot.bot_messages(thread_ts)[-2:])
-    assert "Read `OpenSSH_2k.log`" in summary
+    assert "📄 `OpenSSH_2k.log` — what stands out:" in summary
+    assert "`OpenSSH_2k.log:" in summary, "each finding cites its line"
     assert "2,000 lines" in summary
     assert "errors" in summary
     downloads = slack.calls_to("file_download")
@@ -129,7 +130,7 @@ async def test_secrets_in_an_upload_never_reach_the_model_or_slack(
         assert secret not in sent_to_model
         assert all(secret not in text_of(m) for m in bot.thread(thread_ts) if m.get("bot_id"))
     summary = text_of(bot.bot_messages(thread_ts)[-2])
-    assert "Redacted 3 secret(s)" in summary
+    assert "🔒 3 secrets were redacted" in summary
 
 
 async def test_instructions_inside_a_log_change_nothing(bot: BotHarness, slack: FakeSlack) -> None:
@@ -169,7 +170,7 @@ async def test_a_file_a_slack_connect_event_only_names_is_described_then_read(
     await bot.reply(thread_ts, "their log", chat_reply("Read it."), files=[named])
 
     summary = text_of(bot.bot_messages(thread_ts)[-2])
-    assert "Read `auth.log`" in summary
+    assert "📄 `auth.log`: no errors, warnings or changes stand out." in summary
     assert "40 lines" in summary
     assert [c["file"] for c in slack.calls_to("files.info")] == [hosted["id"]]
     assert [d["authorized"] for d in slack.calls_to("file_download")] == [True]

@@ -62,6 +62,9 @@ def test_no_template_mixes_two_loghub_events(system: LogSystem) -> None:
         ('{"level": "error", "msg": "x"}', ERROR_RANK),
         ("E1021 14:32:15.1 1 main.go:12] failed", ERROR_RANK),
         ("Jun 14 15:16:01 combo sshd: authentication failure", 0),
+        ("LabSZ sshd[24439]: error: Received disconnect from 103.99.0.122", ERROR_RANK),
+        ("sshd[1]: fatal: Read from socket failed: Connection reset by peer", 50),
+        ("kernel: no error: all good", 0),
     ],
 )
 def test_the_first_named_level_sets_a_lines_severity(line: str, rank: int) -> None:

@@ -13,7 +13,7 @@ from bot.slack.render.header import case_header_message, summary_message
 from bot.slack.render.limits import fit, problems
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.slack.render.reply import placeholder, reply_message
+from bot.slack.render.reply import reply_message
 from bot.slack.render.uploads import upload_refused, upload_summary
 from bot.slack.render.views import HomeModel, ScoreLine, home_view, kb_add_modal
 from domain.case import Case
@@ -113,10 +113,6 @@ def test_a_model_fault_is_one_warning_sentence() -> None:
     assert rendered.text.startswith("⚠️ The model did not answer in time")
 
 
-def test_the_placeholder_is_a_single_context_line() -> None:
-    snapshot("placeholder", placeholder())
-
-
 def test_a_question_has_yes_and_no_buttons_carrying_the_decision() -> None:
     rendered = confirmation_message(prompt(), case_id=CASE_ID, final=False)
     snapshot("prompt_problem_statement", rendered)
@@ -141,8 +137,14 @@ def test_a_decided_question_shows_who_decided_and_has_no_buttons() -> None:
     assert superseded_message("Old question").text == "(no longer applies) Old question"
 
 
-def test_an_upload_summary_has_lines_time_range_counts_and_top_messages() -> None:
-    snapshot("upload_summary", upload_summary(ingest_report()))
+def test_an_upload_summary_shows_its_findings_cited_by_line_then_the_counts() -> None:
+    rendered = upload_summary(ingest_report())
+    text = json.dumps(rendered.block_dicts(), ensure_ascii=False)
+    assert "ERROR ×37, new" in text
+    assert "`payments.log:812 (14:41:15Z)`" in text
+    assert "maximumPoolSize=50 → maximumPoolSize=10" in text
+    assert "37 errors, 4 warnings" in text
+    snapshot("upload_summary", rendered)
     refused = upload_refused("big.log", "it is 40.0 MB and the limit is 25 MB")
     assert "didn't read `big.log`" in refused.text
 

@@ -22,7 +22,14 @@ from domain.engine.view import (
 from domain.investigation.conclusions import ConfidenceLevel
 from domain.investigation.evidence_requests import Criticality, EvidenceStatus, RequestCategory
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
-from domain.knowledge import Citation, IngestReport, KnowledgeBaseKind, ToolStatus
+from domain.knowledge import (
+    Citation,
+    Finding,
+    FindingKind,
+    IngestReport,
+    KnowledgeBaseKind,
+    ToolStatus,
+)
 from domain.lifecycle.confirmations import (
     ConfirmationPayload,
     PendingConfirmation,
@@ -169,4 +176,39 @@ def ingest_report() -> IngestReport:
         error_count=37,
         warning_count=4,
         top_messages=[(812, "Connection closed by <*> [preauth]"), (40, "timeout after <*> ms")],
+        kind="log",
+        findings=[
+            Finding(
+                kind=FindingKind.PROBLEM,
+                severity="ERROR",
+                count=37,
+                template="HikariPool-1 - Connection is not available, request timed out after <*>",
+                example="ERROR HikariPool-1 - Connection is not available, request timed out "
+                "after 30000ms",
+                first=line_at(812, minute=41),
+                last=line_at(1990, minute=59),
+                new=True,
+            ),
+            Finding(
+                kind=FindingKind.CHANGED,
+                count=2,
+                template="maximumPoolSize=<*>",
+                example="INFO HikariConfig - maximumPoolSize=10",
+                first=line_at(3, minute=32),
+                last=line_at(790, minute=40),
+                since=line_at(790, minute=40),
+                changed="maximumPoolSize=50 → maximumPoolSize=10",
+            ),
+        ],
+    )
+
+
+def line_at(line: int, *, minute: int) -> Citation:
+    """Where a line of payments.log is."""
+    return Citation(
+        kb=KnowledgeBaseKind.CASE,
+        source="payments.log",
+        line_start=line,
+        line_end=line,
+        timestamp=AT.replace(minute=minute),
     )

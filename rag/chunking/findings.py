@@ -1,0 +1,176 @@
+"""What stands out in a log: errors and warnings first, then what changed partway through.
+
+Everything here works on the template table (one id per line) and a few numpy passes, so a
+million-line log costs about as much as counting its templates; only the lines a finding cites
+are read again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind
+from rag.chunking.changes import (
+    MAX_SETTING_OCCURRENCES,
+    Change,
+    rank_changes,
+    surges,
+    value_change,
+)
+from rag.chunking.occurrences import Occurrences, occurrences
+from rag.chunking.severity import WARN_RANK, severity_name
+from rag.chunking.templates import TemplateTable
+from rag.chunking.timestamps import TimestampParser
+
+MAX_PROBLEMS = 8
+MAX_CHANGES = 5
+# Below this many lines there is no "before" to compare with: only errors and warnings count.
+MIN_LINES_FOR_CHANGES = 50
+# A message is new when it first appears after this share of the file (its quiet start).
+BASELINE_SHARE = 0.1
+MAX_EXAMPLE_CHARS = 240
+# A continuation line (a stack frame) takes the time of the entry it belongs to, this far up.
+_LOOK_BACK_LINES = 50
+_MARKERS_ONLY = re.compile(r"(?:\[REDACTED[^\]]*\][\s,;:]*)+")
+
+
+@dataclass(frozen=True)
+class LogView:
+    """One log's redacted lines, templates and timestamps, and where each template occurs."""
+
+    source: str
+    lines: list[str]
+    table: TemplateTable
+    parser: TimestampParser
+    where: Occurrences
+
+    @property
+    def baseline(self) -> int:
+        """Lines at the start that show what the file looked like before anything changed."""
+        return max(int(len(self.lines) * BASELINE_SHARE), 1)
+
+    def cite(self, line: int) -> Citation:
+        """A citation of one line (0-based index), with its entry's time when known."""
+        return Citation(
+            kb=KnowledgeBaseKind.CASE,
+            source=self.source,
+            line_start=line + 1,
+            timestamp=self.moment(line),
+        )
+
+    def moment(self, line: int) -> datetime | None:
+        """The line's timestamp, or that of the entry it continues."""
+        for index in range(line, max(line - _LOOK_BACK_LINES, -1), -1):
+            moment = self.parser.parse(self.lines[index])
+            if moment is not None:
+                return moment
+        return None
+
+    def example(self, line: int) -> str:
+        """The line as written, without its timestamp, cut to a readable length."""
+        text = " ".join(self.parser.without_timestamp(self.lines[line]).split())
+        if len(text) <= MAX_EXAMPLE_CHARS:
+            return text
+        return text[: MAX_EXAMPLE_CHARS - 1] + "…"
+
+
+def is_ignored(signature: str) -> bool:
+    """Whether a template is never a finding: a blank line, or one only of redaction marks."""
+    return not signature or _MARKERS_ONLY.fullmatch(signature) is not None
+
+
+def ignored_templates(table: TemplateTable) -> npt.NDArray[np.bool_]:
+    """Per template: whether it is never a finding."""
+    return np.array([is_ignored(text) for text in table.signatures], dtype=np.bool_)
+
+
+def log_findings(
+    source: str, lines: list[str], table: TemplateTable, parser: TimestampParser
+) -> list[Finding]:
+    """Errors and warnings (worst, then most frequent), then what changed, most relevant first."""
+    view = LogView(source, lines, table, parser, occurrences(table))
+    ignored = ignored_templates(table)
+    comparable = len(lines) >= MIN_LINES_FOR_CHANGES
+    jumps = surges(view.where, view.baseline) if comparable else {}
+    problems = [_problem(view, t, jumps) for t in _worst(table, ignored)]
+    if not comparable:
+        return problems
+    starts = [f.since.line_start for f in problems if f.since and f.since.line_start]
+    incident = min(starts, default=None)
+    changes = rank_changes(_changes(view, ignored, jumps), incident)
+    return problems + [_change(view, change) for change in changes[:MAX_CHANGES]]
+
+
+def _worst(table: TemplateTable, ignored: npt.NDArray[np.bool_]) -> list[int]:
+    candidates = np.flatnonzero((table.ranks >= WARN_RANK) & ~ignored)
+    ranks = table.ranks[candidates].astype(np.int64)
+    order = np.lexsort((candidates, -table.counts[candidates], -ranks))
+    return [int(t) for t in candidates[order][:MAX_PROBLEMS]]
+
+
+def _problem(view: LogView, template: int, jumps: dict[int, tuple[int, float]]) -> Finding:
+    first = int(view.where.first_line[template])
+    finding = _finding(view, template, FindingKind.PROBLEM, first)
+    new = len(view.lines) >= MIN_LINES_FOR_CHANGES and first >= view.baseline
+    if new:
+        finding = finding.model_copy(update={"new": True, "since": finding.first})
+    if template in jumps and not new:
+        bucket, factor = jumps[template]
+        since = view.cite(view.where.first_in(template, bucket))
+        finding = finding.model_copy(update={"since": since, "rate_factor": round(factor, 1)})
+    return finding
+
+
+def _finding(view: LogView, template: int, kind: FindingKind, example_line: int) -> Finding:
+    first = int(view.where.first_line[template])
+    return Finding(
+        kind=kind,
+        severity=severity_name(int(view.table.ranks[template])),
+        count=int(view.table.counts[template]),
+        template=view.table.signatures[template],
+        example=view.example(example_line),
+        first=view.cite(first),
+        last=view.cite(view.where.last_line(template)),
+    )
+
+
+def _changes(
+    view: LogView, ignored: npt.NDArray[np.bool_], jumps: dict[int, tuple[int, float]]
+) -> list[Change]:
+    table, where = view.table, view.where
+    eligible = ~ignored & (table.ranks < WARN_RANK)
+    # Continuation lines (stack frames) belong to their entry: they are not events of their own.
+    if table.has_timestamp.mean() >= 0.5:
+        eligible &= table.has_timestamp[where.first_line]
+    found: list[Change] = []
+    for template in np.flatnonzero(eligible):
+        t = int(template)
+        first = int(where.first_line[t])
+        if first >= view.baseline:
+            found.append(Change(t, FindingKind.NEW, first, int(table.counts[t])))
+        elif t in jumps:
+            line = where.first_in(t, jumps[t][0])
+            found.append(Change(t, FindingKind.SURGE, line, int(table.counts[t]), jumps[t][1]))
+        elif 2 <= table.counts[t] <= MAX_SETTING_OCCURRENCES:
+            changed = value_change(view.lines, where, t, table.signatures[t], view.parser)
+            if changed is not None:
+                found.append(changed)
+    return found
+
+
+def _change(view: LogView, change: Change) -> Finding:
+    since = view.cite(change.line)
+    finding = _finding(view, change.template, change.kind, change.line)
+    update: dict[str, object] = {"since": since}
+    if change.kind is FindingKind.NEW:
+        update["new"] = True
+    elif change.kind is FindingKind.SURGE:
+        update["rate_factor"] = round(change.factor or 0.0, 1)
+    else:
+        update["changed"] = change.changed
+    return finding.model_copy(update=update)

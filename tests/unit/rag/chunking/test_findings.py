@@ -1,0 +1,189 @@
+"""A log's findings: errors and warnings first, each cited by line, then what changed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from domain.knowledge import Finding, FindingKind
+from rag.chunking.decoding import split_lines
+from rag.chunking.findings import log_findings
+from rag.chunking.severity import RANKS
+from rag.chunking.templates import build_templates
+from rag.chunking.timestamps import parser_for
+from tests.incident_log import (
+    DEPLOY_LINE,
+    FILENAME,
+    FIRST_TIMEOUT_LINE,
+    POOL_CHANGE_LINE,
+    incident_log,
+)
+from tests.loghub import LogSystem, systems
+
+NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+LEVELLED = [s for s in systems() if s.name not in ("OpenSSH", "Linux", "Spark")]
+
+
+def findings_of(lines: list[str], source: str = FILENAME) -> list[Finding]:
+    parser = parser_for(lines, NOW)
+    return log_findings(source, lines, build_templates(lines, parser), parser)
+
+
+def incident() -> tuple[list[str], list[Finding]]:
+    lines = split_lines(incident_log())
+    return lines, findings_of(lines)
+
+
+def loghub(system: LogSystem) -> tuple[list[str], list[Finding]]:
+    lines = split_lines(system.log_path.read_text(encoding="utf-8"))
+    return lines, findings_of(lines, system.filename)
+
+
+def test_the_first_finding_is_the_error_cited_at_its_first_and_last_line() -> None:
+    lines, findings = incident()
+    timeouts = [n for n, line in enumerate(lines, 1) if "Connection is not available" in line]
+
+    first = findings[0]
+
+    assert (first.kind, first.severity) == (FindingKind.PROBLEM, "ERROR")
+    assert first.first.label() == f"{FILENAME}:{FIRST_TIMEOUT_LINE} (14:23:15Z)"
+    assert (first.first.line_start, first.last.line_start) == (timeouts[0], timeouts[-1])
+    assert first.count == len(timeouts)
+    assert first.new
+
+
+def test_a_finding_shows_its_first_line_with_the_values_unmasked() -> None:
+    lines, findings = incident()
+
+    example = findings[0].example
+
+    assert "request timed out after 30000ms" in example
+    assert "<*>" not in example
+    assert lines[FIRST_TIMEOUT_LINE - 1].endswith(example)
+
+
+@pytest.mark.parametrize("system", [*systems(), LogSystem("incident")], ids=lambda s: s.name)
+def test_info_messages_never_outrank_errors_or_warnings(system: LogSystem) -> None:
+    _, findings = incident() if system.name == "incident" else loghub(system)
+    kinds = [f.kind for f in findings]
+    problems = [f for f in findings if f.kind is FindingKind.PROBLEM]
+
+    assert kinds == sorted(kinds, key=lambda kind: kind is not FindingKind.PROBLEM)
+    order = [(RANKS[f.severity or "INFO"], f.count) for f in problems]
+    assert order == sorted(order, reverse=True)
+    assert all(RANKS[f.severity or "INFO"] >= RANKS["WARN"] for f in problems)
+
+
+@pytest.mark.parametrize("system", LEVELLED, ids=lambda s: s.name)
+def test_the_first_finding_cites_the_first_and_last_line_of_its_event(system: LogSystem) -> None:
+    truth = system.ground_truth()
+    _, findings = loghub(system)
+    first = findings[0]
+
+    event = truth[(first.first.line_start or 0) - 1].event_id
+    lines_of_event = [row.line for row in truth if row.event_id == event]
+
+    assert truth[lines_of_event[0] - 1].level.upper() not in ("INFO", "NOTICE", "")
+    assert (first.first.line_start, first.last.line_start) == (
+        lines_of_event[0],
+        lines_of_event[-1],
+    )
+
+
+def test_lines_that_are_only_redacted_private_keys_are_never_findings() -> None:
+    # Mostly untimestamped, so the key lines count as entries of their own, new partway through.
+    key = ["[REDACTED PRIVATE KEY]"] * 27
+    lines = [
+        *(f"2026-11-21T14:05:{i:02d}Z WARN loading deploy key {i}" for i in range(20)),
+        *key,
+        *key,
+        *key,
+    ]
+
+    findings = findings_of(lines)
+
+    assert [f.template for f in findings] == ["WARN loading deploy key <*>"]
+
+
+def test_without_recognised_timestamps_findings_still_cite_their_lines() -> None:
+    lines = [
+        f"21.11.2026 14:05:{i % 60:02d} {'ERROR' if i % 7 == 0 else 'INFO'} job {i}"
+        for i in range(80)
+    ]
+
+    findings = findings_of(lines, "odd.log")
+
+    assert findings[0].first.label() == "odd.log:1"
+    assert findings[0].last.label() == "odd.log:78"
+
+
+def test_a_message_that_first_appears_partway_through_is_new() -> None:
+    _, findings = incident()
+
+    (deploy,) = [f for f in findings if f.kind is FindingKind.NEW]
+
+    assert deploy.first.line_start == DEPLOY_LINE
+    assert deploy.since == deploy.first
+    assert "rollout of payments-api v2.4.1" in deploy.example
+
+
+def test_a_setting_logged_again_with_another_value_is_a_change() -> None:
+    _, findings = incident()
+
+    (changed,) = [f for f in findings if f.kind is FindingKind.CHANGED]
+
+    assert changed.changed == "maximumPoolSize=50 → maximumPoolSize=10"
+    assert changed.since is not None
+    assert changed.since.line_start == POOL_CHANGE_LINE
+    assert changed.first.line_start == 2
+
+
+def test_a_message_at_many_times_its_earlier_rate_is_a_rate_jump() -> None:
+    _, findings = incident()
+
+    (jump,) = [f for f in findings if f.kind is FindingKind.SURGE]
+
+    assert "retrying charge" in jump.template
+    assert jump.since is not None
+    assert jump.since.line_start is not None
+    assert FIRST_TIMEOUT_LINE <= jump.since.line_start <= FIRST_TIMEOUT_LINE + 12
+    assert (jump.first.line_start or 0) < FIRST_TIMEOUT_LINE
+    assert jump.rate_factor is not None
+    assert jump.rate_factor >= 5
+
+
+def test_what_changed_just_before_the_errors_began_comes_first_among_the_changes() -> None:
+    _, findings = incident()
+
+    changes = [f.kind for f in findings if f.kind is not FindingKind.PROBLEM]
+
+    assert changes == [FindingKind.CHANGED, FindingKind.NEW, FindingKind.SURGE]
+
+
+def test_stack_frames_after_an_error_are_not_new_messages() -> None:
+    ok = [f"2026-11-21T14:{i // 60:02d}:{i % 60:02d}Z INFO request {i} ok" for i in range(60)]
+    trace = [
+        "2026-11-21T14:01:00Z ERROR request failed",
+        "java.lang.IllegalStateException: pool exhausted",
+        "\tat com.example.Pool.get(Pool.java:42)",
+    ]
+
+    findings = findings_of([*ok, *trace, *ok])
+
+    assert [(f.kind, f.first.line_start) for f in findings] == [(FindingKind.PROBLEM, 61)]
+
+
+def test_a_short_log_reports_its_errors_but_no_changes() -> None:
+    lines = [
+        "2026-11-21T14:05:01Z INFO started",
+        "2026-11-21T14:05:02Z INFO config maximumPoolSize=50",
+        "2026-11-21T14:05:03Z INFO config maximumPoolSize=10",
+        "2026-11-21T14:05:04Z ERROR pool exhausted after 30000ms",
+    ]
+
+    findings = findings_of(lines)
+
+    assert [(f.kind, f.example) for f in findings] == [
+        (FindingKind.PROBLEM, "ERROR pool exhausted after 30000ms")
+    ]
