@@ -29,6 +29,8 @@ from domain.lifecycle.special_states import DegradedMode, DocumentationData, Esc
 from domain.lifecycle.status import TERMINAL_STATUSES, CaseStatus, CaseStatusTransition
 
 STUCK_AFTER_TURNS = 3
+ALERT_OPENER = "alertmanager"
+"""The opener of a case an alert opened: no person opened it."""
 
 
 class Case(DomainModel):
@@ -92,6 +94,11 @@ class Case(DomainModel):
     def is_terminal(self) -> bool:
         """Resolved or closed: final."""
         return self.status in TERMINAL_STATUSES
+
+    @property
+    def opened_by_alert(self) -> bool:
+        """An alert opened it: its people are the alert's on-call, not an opener."""
+        return self.user_id == ALERT_OPENER
 
     @property
     def is_stuck(self) -> bool:

@@ -1,5 +1,13 @@
 """Domain errors: small, named, and translated into user-facing words only at the edge."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from domain.lifecycle.responders import ResponderSet
+
 
 class DomainError(Exception):
     """Base of every rule violation the core reports."""
@@ -22,7 +30,23 @@ class UnknownConfirmationError(DomainError):
 
 
 class NotAllowedToAnswerError(DomainError):
-    """This person may not answer this confirmation."""
+    """This person may not answer this confirmation.
+
+    It says who may, so the edge can tell the person: the people the question names, else the
+    configured ``responders``, else (neither) the case's participants, whom anyone joins by
+    writing in the thread.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        named: Sequence[str] = (),
+        responders: ResponderSet | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.named = tuple(named)
+        self.responders = responders
 
 
 class ImmutableFieldError(DomainError):

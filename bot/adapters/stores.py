@@ -1,12 +1,9 @@
-"""Small adapters the composition root plugs into ports: case access, KB size, responders."""
+"""Small adapters the composition root plugs into ports: clock, case access, KB size, workspace."""
 
 from __future__ import annotations
 
-import logging
-import time
 from datetime import UTC, datetime
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from domain.errors import NotFoundError
@@ -15,10 +12,6 @@ from rag.service import KnowledgeService
 from rag.store.filters import InvalidScopeError, check_id, quote
 from rag.store.tables import TableName
 from rag.tools import INSTALLATION_TEAM
-
-logger = logging.getLogger(__name__)
-
-RESPONDERS_TTL_S = 60.0
 
 
 class SystemClock:
@@ -80,26 +73,3 @@ class SlackWorkspace:
             response = await self._client.auth_test()
             self._team_id = str(response["team_id"])
         return self._team_id
-
-
-class UsergroupResponders:
-    """Responders from a Slack user group (an on-call group), cached for a minute."""
-
-    def __init__(self, client: AsyncWebClient, usergroup_id: str) -> None:
-        self._client = client
-        self._usergroup_id = usergroup_id
-        self._cached: tuple[float, list[str]] | None = None
-
-    async def for_team(self, team_id: str) -> list[str] | None:
-        """The group's members (usergroups.users.list, scope usergroups:read)."""
-        now = time.monotonic()
-        if self._cached is not None and now - self._cached[0] < RESPONDERS_TTL_S:
-            return self._cached[1]
-        try:
-            response = await self._client.usergroups_users_list(usergroup=self._usergroup_id)
-        except SlackApiError as error:
-            logger.warning("user group unavailable", extra={"error": error.response.get("error")})
-            return self._cached[1] if self._cached else []
-        users = [str(u) for u in response.get("users") or []]
-        self._cached = (now, users)
-        return users

@@ -9,6 +9,8 @@ from slack_sdk.models.views import View
 
 from bot.inbox.work import SlackFileRef
 from bot.slack.render.message import SlackMessage
+from domain.case import Case
+from domain.lifecycle.responders import ResponderSet
 
 
 class ChatSurface(Protocol):
@@ -83,10 +85,17 @@ class Workspace(Protocol):
 
 
 class Responders(Protocol):
-    """Who may answer confirmations in a workspace: None means the case's participants."""
+    """Who may answer a case's questions and decide on its workflows (None: its participants)."""
 
-    async def for_team(self, team_id: str) -> list[str] | None:
-        """The configured responders (e.g. an on-call user group), or None."""
+    async def for_team(self, team_id: str) -> ResponderSet | None:
+        """The workspace's configured responders (a confirmers user group), or None."""
+        ...
+
+    async def for_case(self, case: Case, *, fresh: bool = False) -> ResponderSet | None:
+        """The workspace's responders; else, for a case an alert opened, the alert's on-call.
+
+        ``fresh`` asks again instead of answering from a cache (someone may have just joined).
+        """
         ...
 
 
@@ -101,6 +110,10 @@ class KnowledgeStats(Protocol):
 class CaseParticipants:
     """The default: the case's participants may answer."""
 
-    async def for_team(self, team_id: str) -> list[str] | None:
+    async def for_team(self, team_id: str) -> ResponderSet | None:
         """No configured group."""
+        return None
+
+    async def for_case(self, case: Case, *, fresh: bool = False) -> ResponderSet | None:
+        """No configured group, and no alert's on-call to ask."""
         return None

@@ -28,6 +28,7 @@ S3_FIELDS = (
 )
 # Below this a replica's heartbeat (an eighth of it) would come too often to be worth a write.
 MIN_STALE_AFTER_S = 2.0
+USERGROUP_ID = re.compile(r"S[A-Z0-9]{2,}")
 
 
 def s3_bucket(uri: str) -> str | None:
@@ -200,6 +201,13 @@ class Settings(BaseSettings):
         "a Slack channel ID such as C0123456789",
         "channel where webhook alerts open cases",
     )
+    alert_responders: str | None = _setting(
+        "FM_ALERT_RESPONDERS",
+        None,
+        "a Slack user group ID such as S0123456789",
+        "who may decide in a case an alert opened (its on-call), unless FM_CONFIRMERS_USERGROUP"
+        " is set; empty = the members of the alert channel",
+    )
     alert_token: SecretStr | None = _setting(
         "FM_ALERT_TOKEN",
         None,
@@ -309,6 +317,14 @@ class Settings(BaseSettings):
     def _stale_after_floor(cls, value: float) -> float:
         if not MIN_STALE_AFTER_S <= value < math.inf:  # also refuses nan
             raise ValueError(f"must be at least {MIN_STALE_AFTER_S:g} and finite")
+        return value
+
+    @field_validator("alert_responders")
+    @classmethod
+    def _usergroup_id(cls, value: str | None) -> str | None:
+        # A handle (@oncall) or a name would only fail at the first click, as "nobody may".
+        if value is not None and not USERGROUP_ID.fullmatch(value):
+            raise ValueError("not a user group ID")
         return value
 
     @field_validator("alert_token")

@@ -134,6 +134,8 @@ class Runtime:
             close()
         if self.http is not None:
             await self.http.close()
+        if isinstance(self.llm, LiteLLMGateway):
+            await self.llm.aclose()
         await self.database.dispose()
 
     async def database_ok(self) -> bool:
@@ -167,7 +169,9 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     client = None if options.surface else build_slack_client(settings, pooled=True)
     surface = options.surface or slack_surface(settings, client)
     responders = options.responders or responders_for(
-        options.confirmers_usergroup or settings.confirmers_usergroup, client
+        client,
+        confirmers=options.confirmers_usergroup or settings.confirmers_usergroup,
+        alert_group=settings.alert_responders,
     )
     workflows = Workflows(
         catalog,

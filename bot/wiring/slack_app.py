@@ -15,7 +15,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapters.stores import UsergroupResponders
+from bot.adapters.responders import SlackResponders
 from bot.inbox.worker import Arrivals
 from bot.listeners import register_all
 from bot.services import Services
@@ -110,7 +110,10 @@ def slack_surface(settings: Settings, client: AsyncWebClient | None) -> ChatSurf
     )
 
 
-def responders(usergroup: str | None, client: AsyncWebClient | None) -> Responders:
-    if usergroup and client is not None:
-        return UsergroupResponders(client, usergroup)
-    return CaseParticipants()
+def responders(
+    client: AsyncWebClient | None, *, confirmers: str | None, alert_group: str | None
+) -> Responders:
+    """Who may decide: looked up in Slack; without Slack (the console), the case's participants."""
+    if client is None:
+        return CaseParticipants()
+    return SlackResponders(client, confirmers=confirmers, alert_group=alert_group)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from domain.case import Case
@@ -36,6 +36,7 @@ from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
 from domain.lifecycle.confirmations import ConfirmationKind, ConfirmationState, Decision
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer
 from domain.lifecycle.degraded import update_degraded_mode
+from domain.lifecycle.responders import ResponderSet
 from domain.lifecycle.status import CaseStatus
 from domain.llm import (
     LLMPort,
@@ -149,7 +150,7 @@ class TurnEngine:
         confirmation_id: str,
         by: str,
         decision: Decision,
-        responders: Collection[str] | None = None,
+        responders: ResponderSet | None = None,
     ) -> TurnResult:
         """A button click: apply the decision once (domain errors go to the edge)."""
         ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now())
@@ -288,7 +289,10 @@ class TurnEngine:
         )
 
     def _fault(self, work: _Turn, error: Exception, debug: DebugInfo) -> TurnResult:
-        """One plain sentence; the case stays as it was (a person's typed answer still counts)."""
+        """One plain sentence; the case stays as it was (a person's typed answer still counts).
+
+        Who wrote still takes part in the case: writing in the thread is how people join it.
+        """
         logger.warning(
             "turn failed at the model",
             extra={"case_id": work.original.case_id, "error": type(error).__name__},
@@ -299,7 +303,19 @@ class TurnEngine:
             text = f"{decision_note(work.decided)}\n{sentence}"
             return work.result(ReplyKind.FAULT, text, debug=debug)
         parts = ReplyParts(kind=ReplyKind.FAULT, text=sentence, debug=debug)
-        return TurnResult(work.original, build_reply(work.original, work.before, parts))
+        case = _with_participants(work.original, work.ctx.case.participants)
+        return TurnResult(case, build_reply(case, work.before, parts))
+
+
+def _with_participants(case: Case, participants: Sequence[str]) -> Case:
+    """``case`` itself when nobody new took part; else a copy with the newcomers."""
+    joined = [p for p in participants if p not in case.participants and p != case.user_id]
+    if not joined:
+        return case
+    copy = case.model_copy(deep=True)
+    for person in joined:
+        copy.add_participant(person)
+    return copy
 
 
 @dataclass

@@ -7,6 +7,7 @@ from pydantic import Field
 from domain.base import DomainModel
 from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport
+from domain.lifecycle.responders import ResponderSet
 from domain.records import ConversationMessage
 
 
@@ -36,7 +37,7 @@ class TurnInput(DomainModel):
     files: list[InputFile] = Field(default_factory=list)
     conversation: list[ConversationMessage] = Field(default_factory=list)
     """Recent thread history before these messages, oldest first."""
-    responders: list[str] | None = None
+    responders: ResponderSet | None = None
     """Who may answer confirmations when configured (an on-call group); else the participants."""
 
     @property

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -16,6 +15,7 @@ from domain.lifecycle.confirmations import (
     PendingConfirmation,
 )
 from domain.lifecycle.effects import apply_effect
+from domain.lifecycle.responders import ResponderSet
 from domain.lifecycle.status import CaseStatusTransition
 from domain.people import mention
 
@@ -45,7 +45,7 @@ def may_answer(
     confirmation: PendingConfirmation,
     user_id: str,
     *,
-    responders: Collection[str] | None = None,
+    responders: ResponderSet | None = None,
 ) -> bool:
     """Named answerers, else the configured responders, else the case's participants."""
     if confirmation.answerable_by:
@@ -53,10 +53,10 @@ def may_answer(
     return is_responder(case, user_id, responders=responders)
 
 
-def is_responder(case: Case, user_id: str, *, responders: Collection[str] | None = None) -> bool:
+def is_responder(case: Case, user_id: str, *, responders: ResponderSet | None = None) -> bool:
     """The configured responders (an on-call group), else the case's opener and participants."""
     if responders is not None:
-        return user_id in responders
+        return responders.includes(user_id)
     return user_id == case.user_id or user_id in case.participants
 
 
@@ -67,7 +67,7 @@ def answer(
     by: str,
     decision: Decision,
     now: datetime,
-    responders: Collection[str] | None = None,
+    responders: ResponderSet | None = None,
 ) -> AnswerResult:
     """Record a person's decision and apply it; repeated or stale answers change nothing.
 
@@ -81,7 +81,11 @@ def answer(
     if not current.is_pending:
         return AnswerResult(AnswerOutcome.ALREADY_ANSWERED, current)
     if not may_answer(case, current, by, responders=responders):
-        raise NotAllowedToAnswerError(f"{mention(by)} may not answer this question")
+        raise NotAllowedToAnswerError(
+            f"{mention(by)} may not answer this question",
+            named=current.answerable_by,
+            responders=responders,
+        )
     if decision is Decision.UNSURE and current.kind is not ConfirmationKind.REFUTATION:
         raise PreconditionFailedError("only a refutation can be answered with 'not sure'")
 

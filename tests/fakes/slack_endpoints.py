@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from tests.fakes import slack_web_api, slack_web_api_surfaces
+from tests.fakes import slack_web_api, slack_web_api_status, slack_web_api_surfaces
 from tests.fakes.block_kit_validation import check_message
 from tests.fakes.slack_payloads import SlackPayloads
 from tests.fakes.slack_samples import next_ts
@@ -25,7 +25,11 @@ LOGIN_PAGE = (
 )
 
 
-METHODS = {**slack_web_api.METHODS, **slack_web_api_surfaces.METHODS}
+METHODS = {
+    **slack_web_api.METHODS,
+    **slack_web_api_status.METHODS,
+    **slack_web_api_surfaces.METHODS,
+}
 
 
 class Call(NamedTuple):

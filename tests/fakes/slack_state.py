@@ -58,12 +58,25 @@ class Workspace:
     base_url: str = ""
     users: dict[str, JsonDict] = field(default_factory=dict)
     usergroups: dict[str, list[str]] = field(default_factory=dict)
+    members: dict[str, list[str]] = field(default_factory=dict)
+    """Who is in a channel, by channel id; a channel not listed here holds the bot and everyone
+    who wrote in it (people post where they are members)."""
+    private_channels: set[str] = field(default_factory=set)
+    """Channels only their members see (conversations.* answer channel_not_found to others)."""
+    scopes: set[str] | None = None
+    """The bot token's scopes; None grants every one (methods that check answer missing_scope)."""
     channels: dict[str, dict[str, JsonDict]] = field(default_factory=lambda: defaultdict(dict))
     ephemerals: list[JsonDict] = field(default_factory=list)
     views: dict[str, JsonDict] = field(default_factory=dict)
     home_views: dict[str, JsonDict] = field(default_factory=dict)
     files: dict[str, StoredFile] = field(default_factory=dict)
     uploads: dict[str, str] = field(default_factory=dict)  # upload ticket -> file id
+    statuses: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The thread status line now showing, by (channel, thread_ts)."""
+    status_history: list[JsonDict] = field(default_factory=list)
+    """Every status set or cleared, in order (channel, thread_ts, status, loading_messages)."""
+    status_refused: str | None = None
+    """Slack's error for assistant.threads.setStatus when the workspace does not allow it."""
 
     # ------------------------------------------------------------------ messages
     def find(self, channel: str, ts: str) -> JsonDict | None:
@@ -87,6 +100,9 @@ class Workspace:
             parent["reply_users_count"] = len(users)
             parent["latest_reply"] = message["ts"]
         self.channels[channel][message["ts"]] = message
+        if thread_ts and message.get("user") == self.bot_user_id:
+            # The app's reply clears its status line in that thread.
+            self.statuses.pop((channel, thread_ts), None)
         return message
 
     def bot_message(self, params: JsonDict, *, ts: str | None = None) -> JsonDict:
@@ -129,6 +145,15 @@ class Workspace:
         if thread_ts and thread_ts != message["ts"]:
             link += f"?thread_ts={thread_ts}&cid={channel}"
         return link
+
+    def channel_members(self, channel: str) -> list[str] | None:
+        """The channel's members in join order; None for a channel that does not exist."""
+        if channel in self.members:
+            return list(self.members[channel])
+        if channel not in self.channels:
+            return None
+        posters = [m["user"] for m in self.channels[channel].values() if m.get("user")]
+        return list(dict.fromkeys([self.bot_user_id, *posters]))
 
     # ------------------------------------------------------------------ users
     def user(self, user_id: str) -> JsonDict | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import copy
 import json
 from collections.abc import Callable
@@ -18,15 +20,21 @@ class ApiError(Exception):
     """A Web API error answer: `{"ok": false, "error": ...}` plus Slack's details."""
 
     def __init__(
-        self, error: str, *, status: int = 200, rejection: Rejection | None = None
+        self,
+        error: str,
+        *,
+        status: int = 200,
+        rejection: Rejection | None = None,
+        details: JsonDict | None = None,
     ) -> None:
         super().__init__(error)
         self.error = error
         self.status = status
         self.rejection = rejection
+        self.details = details or {}
 
     def body(self) -> JsonDict:
-        body: JsonDict = {"ok": False, "error": self.error}
+        body: JsonDict = {"ok": False, "error": self.error, **self.details}
         if self.rejection is not None:
             body["errors"] = list(self.rejection.errors)
             body["response_metadata"] = {
@@ -56,6 +64,13 @@ def required_arg(params: JsonDict, name: str, error: str = "invalid_arguments") 
     if value in (None, ""):
         raise ApiError(error)
     return str(value)
+
+
+def require_scope(ws: Workspace, scope: str) -> None:
+    """Slack's answer to a token without ``scope``: missing_scope, naming needed and provided."""
+    if ws.scopes is not None and scope not in ws.scopes:
+        provided = ",".join(sorted(ws.scopes))
+        raise ApiError("missing_scope", details={"needed": scope, "provided": provided})
 
 
 def _check_message(params: JsonDict, *, need_content: bool = True) -> None:
@@ -101,10 +116,61 @@ def users_info(ws: Workspace, params: JsonDict) -> JsonDict:
 
 @method("usergroups.users.list")
 def usergroups_users_list(ws: Workspace, params: JsonDict) -> JsonDict:
+    require_scope(ws, "usergroups:read")
     group = required_arg(params, "usergroup", "no_such_subteam")
     if group not in ws.usergroups:
         raise ApiError("no_such_subteam")
     return {"ok": True, "users": list(ws.usergroups[group])}
+
+
+@method("conversations.members")
+def conversations_members(ws: Workspace, params: JsonDict) -> JsonDict:
+    """A page of a channel's members (cursor: the next member, base64 like Slack's).
+
+    The scope follows the channel's kind (channels:read, groups:read when private); a private
+    channel is channel_not_found to a bot outside it, a public one not_in_channel.
+    """
+    channel = required_arg(params, "channel", "channel_not_found")
+    members = ws.channel_members(channel)
+    private = channel in ws.private_channels
+    if members is None or (private and ws.bot_user_id not in members):
+        raise ApiError("channel_not_found")
+    require_scope(ws, "groups:read" if private else "channels:read")
+    if ws.bot_user_id not in members:
+        raise ApiError("not_in_channel")
+    limit = _page_limit(params)
+    start = _cursor_position(params.get("cursor"), members)
+    page = members[start : start + limit]
+    rest = members[start + limit :]
+    next_cursor = _cursor_of(rest[0]) if rest else ""
+    return {"ok": True, "members": page, "response_metadata": {"next_cursor": next_cursor}}
+
+
+def _page_limit(params: JsonDict) -> int:
+    """Slack's default page is 100 members and its largest 1000."""
+    try:
+        limit = int(params.get("limit") or 100)
+    except ValueError:
+        raise ApiError("invalid_limit") from None
+    if limit < 1:
+        raise ApiError("invalid_limit")
+    return min(limit, 1000)
+
+
+def _cursor_of(member: str) -> str:
+    return base64.b64encode(f"user_id:{member}".encode()).decode()
+
+
+def _cursor_position(cursor: object, members: list[str]) -> int:
+    if not cursor:
+        return 0
+    try:
+        member = base64.b64decode(str(cursor), validate=True).decode().removeprefix("user_id:")
+    except (binascii.Error, UnicodeDecodeError):
+        raise ApiError("invalid_cursor") from None
+    if member not in members:
+        raise ApiError("invalid_cursor")
+    return members.index(member)
 
 
 # ---------------------------------------------------------------------------- chat
@@ -179,25 +245,6 @@ def conversations_replies(ws: Workspace, params: JsonDict) -> JsonDict:
         "has_more": more,
         "response_metadata": {"next_cursor": str(start + limit) if more else ""},
     }
-
-
-@method("reactions.add")
-def reactions_add(ws: Workspace, params: JsonDict) -> JsonDict:
-    channel = required_arg(params, "channel", "channel_not_found")
-    name = required_arg(params, "name", "invalid_name")
-    message = ws.find(channel, required_arg(params, "timestamp", "message_not_found"))
-    if message is None:
-        raise ApiError("message_not_found")
-    reactions = message.setdefault("reactions", [])
-    reaction = next((r for r in reactions if r["name"] == name), None)
-    if reaction is None:
-        reaction = {"name": name, "users": [], "count": 0}
-        reactions.append(reaction)
-    if ws.bot_user_id in reaction["users"]:
-        raise ApiError("already_reacted")
-    reaction["users"].append(ws.bot_user_id)
-    reaction["count"] += 1
-    return {"ok": True}
 
 
 def decode_json_fields(params: JsonDict) -> None:

@@ -28,7 +28,7 @@ from bot.slack.render.alerts import (
 )
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.text import shorten
-from domain.case import Case
+from domain.case import ALERT_OPENER, Case
 from domain.errors import DuplicateCaseError
 from domain.ports import AuditRepository, Clock, MessageRepository
 from domain.records import AuditEntry, ConversationMessage, MessageRole
@@ -38,7 +38,7 @@ from domain.workflows.signals import SignalStatus
 
 logger = logging.getLogger(__name__)
 
-ALERT_AUTHOR = "alertmanager"
+ALERT_AUTHOR = ALERT_OPENER
 TITLE_CHARS = 120
 
 

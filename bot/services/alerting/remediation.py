@@ -14,7 +14,7 @@ from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.presenter import ThreadPresenter
-from bot.slack.errors import BotError
+from bot.slack.errors import BotError, refusal
 from bot.slack.ids import ActionId, StrategyValue, load_value, parse_action_id
 from bot.slack.render.commands import notice
 from bot.slack.render.message import SlackMessage, message
@@ -26,7 +26,7 @@ from bot.slack.render.remediation import (
 from bot.slack.render.reply import request_card
 from domain.case import Case
 from domain.engine.present import request_card as card_of
-from domain.errors import NotAllowedToAnswerError, NotFoundError, TerminalCaseError
+from domain.errors import NotFoundError, TerminalCaseError
 from domain.ports import AuditRepository, Clock, MessageRepository
 from domain.records import AuditEntry, ConversationMessage, MessageRole, PostedKind
 from domain.workflows.catalog import Catalog, Workflow
@@ -71,20 +71,14 @@ class RemediationService:
         self._p = ports
 
     async def decide(self, *, work: ClickWork) -> None:
-        """Apply one click, once, for a person allowed to answer this case's questions."""
+        """Apply one click, once, for a person allowed to decide in this case."""
         action = parse_action_id(work.action_id)
         if action not in DECISIONS:
             raise BotError("That button is not one of mine.")
-        value = load_value(StrategyValue, work.value)
-        case = await self._case(work, value.case_id)
-        strategy = await self._p.remediations.get(value.strategy_id)
-        if strategy.case_id != case.case_id:
-            raise NotFoundError("strategy of another case")
-        if case.is_terminal:
-            raise TerminalCaseError("the case is finished")
-        responders = await self._p.responders.for_team(case.team_id)
-        if not may_decide(case, work.user_id, responders=responders):
-            raise NotAllowedToAnswerError(f"<@{work.user_id}> may not decide on remediation")
+        clicked = await self._clicked(work)
+        if clicked is None:
+            return
+        case, strategy = clicked
         status = DECISIONS[action]
         if _interrupted(strategy, work.user_id, status):
             await self._execute(case, strategy)
@@ -103,6 +97,33 @@ class RemediationService:
         if status is StrategyStatus.APPROVED:
             await self._withdraw_others(case, decided)
             await self._execute(case, decided)
+
+    async def _clicked(self, work: ClickWork) -> tuple[Case, RemediationStrategy] | None:
+        """The open case and its strategy; None when the clicker was told they may not decide."""
+        value = load_value(StrategyValue, work.value)
+        case = await self._case(work, value.case_id)
+        strategy = await self._p.remediations.get(value.strategy_id)
+        if strategy.case_id != case.case_id:
+            raise NotFoundError("strategy of another case")
+        if case.is_terminal:
+            raise TerminalCaseError("the case is finished")
+        refused = await self._refusal(case, work.user_id)
+        if refused is None:
+            return case, strategy
+        logger.info("decision refused", extra={"case_id": case.case_id, "user": work.user_id})
+        await self._whisper(work, refused)
+        return None
+
+    async def _refusal(self, case: Case, user_id: str) -> str | None:
+        """None when ``user_id`` may decide; else who may, from a fresh list of the responders
+        (someone told to join a channel or group, who did, is not refused from an old list)."""
+        responders = self._p.responders
+        if may_decide(case, user_id, responders=await responders.for_case(case)):
+            return None
+        fresh = await responders.for_case(case, fresh=True)
+        if may_decide(case, user_id, responders=fresh):
+            return None
+        return refusal(responders=fresh, deciding=True)
 
     async def _case(self, work: ClickWork, case_id: str) -> Case:
         case = await self._p.cases.get(case_id)

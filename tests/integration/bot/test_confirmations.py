@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,8 @@ from domain.lifecycle.confirmations import (
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus
+from tests.fakes.knowledge import FakeKnowledge
+from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,
@@ -217,10 +220,54 @@ async def test_a_click_by_someone_outside_the_case_changes_nothing(
     case = await bot.case(thread_ts)
     assert case.status is CaseStatus.CONSULTING
     (whisper,) = slack.ephemerals(user="W999")
-    assert "Only the people working on this case" in whisper["text"]
+    assert (
+        "Only the people working on this case can answer this question: "
+        "write in this thread to join it, then click again."
+    ) in whisper["text"]
     still = slack.message(CHANNEL, question["ts"])
     assert still is not None
     assert buttons(still) != []
+
+
+async def test_an_outsider_who_writes_in_the_thread_may_then_answer(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=False)
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    await bot.click(question, decision="yes", user="W999")
+    assert "write in this thread to join it" in slack.ephemerals(user="W999")[0]["text"]
+
+    await bot.reply(thread_ts, "I'm on call for payments too", chat_reply("Welcome."), user="W999")
+    await bot.click(question, decision="yes", user="W999")
+
+    case = await bot.case(thread_ts)
+    assert "W999" in case.participants
+    assert case.status is CaseStatus.INVESTIGATING
+    assert len(slack.ephemerals(user="W999")) == 1, "the second click was not refused"
+    rewritten = slack.message(CHANNEL, question["ts"])
+    assert rewritten is not None
+    assert "<@W999> answered yes" in text_of(rewritten)
+
+
+async def test_with_a_confirmers_group_a_refusal_names_the_group(
+    slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    slack.workspace.usergroups["S0LEADS"] = ["W555"]
+    harness = await BotHarness.start(
+        slack, llm, tmp_path, knowledge=FakeKnowledge(), confirmers_usergroup="S0LEADS"
+    )
+    try:
+        thread_ts = await open_case(harness, investigating=False)
+        (question,) = with_buttons(harness.bot_messages(thread_ts), "fm_answer")
+        await harness.click(question, decision="yes")
+        await harness.click(question, decision="yes", user="W555")
+        case = await harness.case(thread_ts)
+    finally:
+        await harness.stop()
+
+    (whisper,) = slack.ephemerals(user=OPENER)
+    assert "Only members of <!subteam^S0LEADS> can answer this question." in whisper["text"]
+    assert case.status is CaseStatus.INVESTIGATING
 
 
 async def test_a_click_on_a_replaced_question_says_it_no_longer_applies(

@@ -14,6 +14,7 @@ from domain.workflows.validation import Rule
 from tests.alerts import crash_looping
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack_state import BOT_USER_ID
 from tests.fakes.webhook import FakeAutomation
 from tests.integration.bot.alert_harness import (
     alert_bot,
@@ -24,7 +25,7 @@ from tests.integration.bot.alert_harness import (
     thread_text,
     with_strategy_buttons,
 )
-from tests.integration.bot.harness import SRE, BotHarness, JsonDict, buttons, text_of
+from tests.integration.bot.harness import CHANNEL, SRE, BotHarness, JsonDict, buttons, text_of
 from tests.integration.bot.replies import chat_reply
 from tests.unit.domain.workflows.catalog_data import (
     DISK,
@@ -145,9 +146,27 @@ async def test_rejecting_a_strategy_leaves_the_others_to_decide(bot: BotHarness)
     assert [e.detail["workflow_id"] for e in audit if e.action == "workflow.rejected"] == [RESTART]
 
 
-async def test_someone_not_working_on_the_case_cannot_approve(
+async def test_the_paged_on_call_in_the_alert_channel_approves_without_writing_first(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
+    slack.workspace.members[CHANNEL] = [BOT_USER_ID, "W100", SRE]
+    thread_ts = await alert_case(bot)
+    first, _ = with_strategy_buttons(bot, thread_ts)
+
+    await decide(bot, first, "approve")
+
+    approved, _ = await strategies_of(bot, thread_ts)
+    assert approved.status is StrategyStatus.EXECUTED
+    assert approved.decided_by == SRE
+    assert slack.ephemerals(user=SRE) == []
+    assert slack.calls_to("conversations.members", ok=True)[0]["channel"] == CHANNEL
+    assert SRE in (await bot.case(thread_ts)).participants, "approving joined the case"
+
+
+async def test_someone_outside_the_alert_channel_is_told_to_join_it_then_may_approve(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    slack.workspace.members[CHANNEL] = [BOT_USER_ID, SRE]
     thread_ts = await alert_case(bot)
     first, _ = with_strategy_buttons(bot, thread_ts)
 
@@ -155,11 +174,90 @@ async def test_someone_not_working_on_the_case_cannot_approve(
 
     assert [s.status for s in await strategies_of(bot, thread_ts)] == [StrategyStatus.PROPOSED] * 2
     [whisper] = slack.ephemerals(user=OUTSIDER)
-    assert "Only the people working on this case" in text_of(whisper)
+    assert whisper["text"] == (
+        f"Only members of <#{CHANNEL}>, where the alert was posted, can approve or reject this "
+        "workflow: join the channel, then click again."
+    )
     assert len(with_strategy_buttons(bot, thread_ts)) == 2
+    slack.workspace.members[CHANNEL].append(OUTSIDER)  # within the minute the list is kept
+
+    await decide(bot, first, "approve", user=OUTSIDER)
+
+    assert (await strategies_of(bot, thread_ts))[0].decided_by == OUTSIDER
+    assert len(slack.ephemerals(user=OUTSIDER)) == 1
 
 
-async def test_members_of_the_on_call_group_may_approve_without_writing_first(
+async def test_with_alert_responders_only_their_members_approve_and_others_are_told_who(
+    slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    slack.workspace.usergroups["S0ONCALL"] = [SRE]
+    slack.workspace.members[CHANNEL] = [BOT_USER_ID, SRE, "W444"]
+    harness = await alert_bot(slack, llm, tmp_path, env={"FM_ALERT_RESPONDERS": "S0ONCALL"})
+    try:
+        thread_ts = await alert_case(harness)
+        first, _ = with_strategy_buttons(harness, thread_ts)
+        await decide(harness, first, "approve", user="W444")
+        refused = [s.status for s in await strategies_of(harness, thread_ts)]
+        await decide(harness, first, "approve")
+        approved = (await strategies_of(harness, thread_ts))[0]
+    finally:
+        await harness.stop()
+
+    assert refused == [StrategyStatus.PROPOSED] * 2, "a channel member outside the group"
+    [whisper] = slack.ephemerals(user="W444")
+    assert whisper["text"] == (
+        "Only members of <!subteam^S0ONCALL> (the alert's responders) can approve or reject "
+        "this workflow."
+    )
+    assert approved.status is StrategyStatus.EXECUTED
+    assert approved.decided_by == SRE
+    assert slack.calls_to("conversations.members") == [], "the group, not the channel"
+
+
+async def test_the_confirmers_group_is_the_stronger_rule(
+    slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    slack.workspace.usergroups.update({"S0LEADS": ["W555"], "S0ONCALL": [SRE]})
+    harness = await alert_bot(
+        slack,
+        llm,
+        tmp_path,
+        env={"FM_ALERT_RESPONDERS": "S0ONCALL"},
+        confirmers_usergroup="S0LEADS",
+    )
+    try:
+        thread_ts = await alert_case(harness)
+        first, _ = with_strategy_buttons(harness, thread_ts)
+        await decide(harness, first, "approve")
+        await decide(harness, first, "approve", user="W555")
+        approved = (await strategies_of(harness, thread_ts))[0]
+    finally:
+        await harness.stop()
+
+    [whisper] = slack.ephemerals(user=SRE)
+    assert "Only members of <!subteam^S0LEADS> can approve or reject" in text_of(whisper)
+    assert approved.decided_by == "W555"
+
+
+async def test_without_reading_the_channel_the_people_in_the_thread_decide(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    # An app installed before the manifest asked for channels:read.
+    slack.workspace.scopes = {"chat:write", "channels:history", "usergroups:read"}
+    thread_ts = await alert_case(bot)
+    first, _ = with_strategy_buttons(bot, thread_ts)
+
+    await decide(bot, first, "approve")
+    [whisper] = slack.ephemerals(user=SRE)
+    await join(bot, thread_ts)
+    await decide(bot, first, "approve")
+
+    assert "write in this thread to join it, then click again" in text_of(whisper)
+    assert (await strategies_of(bot, thread_ts))[0].status is StrategyStatus.EXECUTED
+    assert slack.calls_to("conversations.members", ok=False) != []
+
+
+async def test_members_of_the_confirmers_group_may_approve_without_writing_first(
     slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
 ) -> None:
     slack.workspace.usergroups["S0ONCALL"] = [SRE]

@@ -308,6 +308,11 @@ def test_alerts_and_workflows_are_off_by_default() -> None:
     assert settings.workflow_executor == "none"
 
 
+def test_an_alerts_on_call_group_is_optional() -> None:
+    assert load_settings({}, env_file=None).alert_responders is None
+    assert load(FM_ALERT_RESPONDERS="S0ONCALL1").alert_responders == "S0ONCALL1"
+
+
 def test_alerts_need_a_token_and_a_channel() -> None:
     settings = load(FM_ALERT_TOKEN="a-long-random-alert-token", FM_ALERT_CHANNEL="C0123456789")
 
@@ -336,6 +341,11 @@ def test_alerts_need_a_token_and_a_channel() -> None:
         (
             {"FM_WORKFLOW_EXECUTOR": "webhook"},
             "FM_WORKFLOW_WEBHOOK_URL: required when FM_WORKFLOW_EXECUTOR is webhook",
+        ),
+        (
+            {"FM_ALERT_RESPONDERS": "@oncall"},
+            "FM_ALERT_RESPONDERS: expected a Slack user group ID such as S0123456789 "
+            "(got '@oncall')",
         ),
     ],
 )

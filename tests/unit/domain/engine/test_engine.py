@@ -18,6 +18,7 @@ from domain.lifecycle.confirmations import (
     StatusChangePayload,
 )
 from domain.lifecycle.proposals import propose
+from domain.lifecycle.responders import ResponderSet, ResponderSource
 from domain.lifecycle.status import CaseStatus
 from domain.llm import (
     LLMRateLimitedError,
@@ -46,6 +47,9 @@ from tests.unit.domain.engine.helpers import (
 )
 
 TRIAGE = {"problem_type": "error", "severity_guess": "HIGH"}
+ON_CALL = ResponderSet(
+    members=frozenset({"U_ONCALL"}), source=ResponderSource.CONFIRMERS, group="S_ONCALL"
+)
 
 
 async def test_the_input_case_is_never_mutated() -> None:
@@ -90,7 +94,7 @@ async def test_only_allowed_people_answer_by_typing() -> None:
     propose(case, _statement(), now=rig.clock.now())
 
     result = await rig.turn(
-        case, inputs(said("yes", by="U_STRANGER"), responders=["U_ONCALL"]), consulting("Hm.")
+        case, inputs(said("yes", by="U_STRANGER"), responders=ON_CALL), consulting("Hm.")
     )
 
     assert result.case.status is CaseStatus.CONSULTING
@@ -144,6 +148,19 @@ async def test_a_failed_model_leaves_the_case_unchanged(error: Exception, words:
     again = await rig.turn(case, said("logs attached"), investigating("Got them."))
     assert again.reply.kind is ReplyKind.ANSWER
     assert again.case.current_turn == 1
+
+
+async def test_who_wrote_takes_part_even_when_the_model_fails() -> None:
+    rig = Rig()
+    case = investigating_case()
+
+    result = await rig.turn(case, said("I'm on call, looking", by="U_NEW"), LLMTimeoutError("x"))
+
+    assert result.reply.kind is ReplyKind.FAULT
+    assert "U_NEW" in result.case.participants
+    assert "U_NEW" not in case.participants, "the input case is never mutated"
+    unchanged = result.case.model_copy(update={"participants": case.participants})
+    assert unchanged.model_dump() == case.model_dump(), "nothing else changed"
 
 
 async def test_a_typed_answer_survives_a_failed_model() -> None:
@@ -368,10 +385,13 @@ async def test_buttons_from_strangers_are_refused() -> None:
     case = triaged_case()
     cf = propose(case, _statement(), now=rig.clock.now())
 
-    with pytest.raises(NotAllowedToAnswerError):
+    with pytest.raises(NotAllowedToAnswerError) as refused:
         await rig.engine.answer_confirmation(
             case=case, confirmation_id=cf.confirmation_id, by="U_STRANGER", decision=Decision.YES
         )
+
+    assert refused.value.named == ()
+    assert refused.value.responders is None, "the case's participants may: anyone can join"
 
 
 async def test_cant_get_this_blocks_the_request_and_offers_alternatives() -> None:

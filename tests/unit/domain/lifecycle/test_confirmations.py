@@ -24,6 +24,7 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.decisions import AnswerOutcome, answer, may_answer
 from domain.lifecycle.proposals import propose
+from domain.lifecycle.responders import ResponderSet, ResponderSource
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus, ClosureReason
 from tests.unit.domain.builders import (
@@ -38,6 +39,10 @@ from tests.unit.domain.builders import (
 from tests.unit.domain.builders import answer_yes as _yes
 
 MF, RC = InvestigationPath.MITIGATION_FIRST, InvestigationPath.ROOT_CAUSE
+YES = Decision.YES
+ON_CALL = ResponderSet(
+    members=frozenset({"U_ONCALL"}), source=ResponderSource.CONFIRMERS, group="S_ONCALL"
+)
 
 
 def _closed_case():
@@ -149,8 +154,24 @@ def test_named_answerers_and_configured_responders_override_participants():
     assert may_answer(case, cf, "U_LEAD")
     assert not may_answer(case, cf, OPENER)
     open_cf = propose(case, ProblemStatementPayload(statement=STATEMENT), now=NOW)
-    assert may_answer(case, open_cf, "U_ONCALL", responders={"U_ONCALL"})
-    assert not may_answer(case, open_cf, OPENER, responders={"U_ONCALL"})
+    assert may_answer(case, open_cf, "U_ONCALL", responders=ON_CALL)
+    assert not may_answer(case, open_cf, OPENER, responders=ON_CALL)
+
+
+def test_a_refusal_says_who_may_answer():
+    case = triaged_case()
+    named = propose(
+        case, ProblemStatementPayload(statement=STATEMENT), now=NOW, answerable_by=["U_LEAD"]
+    )
+    with pytest.raises(NotAllowedToAnswerError) as by_name:
+        answer(case, named.confirmation_id, by="U_X", decision=YES, now=NOW, responders=ON_CALL)
+    anyone = propose(case, ProblemStatementPayload(statement=STATEMENT), now=NOW)
+    with pytest.raises(NotAllowedToAnswerError) as by_group:
+        answer(case, anyone.confirmation_id, by="U_X", decision=YES, now=NOW, responders=ON_CALL)
+
+    assert by_name.value.named == ("U_LEAD",)
+    assert by_group.value.named == ()
+    assert by_group.value.responders == ON_CALL
 
 
 def test_an_unknown_confirmation_is_an_error():
