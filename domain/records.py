@@ -80,7 +80,7 @@ class PostedKind(StrEnum):
     HEADER = "header"
     """The living case summary at the top of the thread (edited in place)."""
     PLACEHOLDER = "placeholder"
-    """The sign a turn is being worked on (key: the work's dedup key)."""
+    """A "Looking at this…" message of older versions (kept so their rows still load)."""
     REPLY = "reply"
     """A turn's answer (key: the work's dedup key)."""
     PROMPT = "prompt"

@@ -10,6 +10,7 @@ import asyncio
 import html
 import itertools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -93,6 +94,19 @@ class ConsoleSurface:
     ) -> None:
         """Print a private answer."""
         self._print(message, "", prefix="FaultMaven (only you)")
+
+    async def set_status(
+        self, *, channel: str, thread_ts: str, status: str, loading: Sequence[str] = ()
+    ) -> None:
+        """Print what the bot is doing (nothing when it is cleared)."""
+        if status:
+            self._write(f"   … FaultMaven {status}\n")
+
+    async def react(self, *, channel: str, ts: str, name: str) -> None:
+        """The terminal shows the status line instead."""
+
+    async def unreact(self, *, channel: str, ts: str, name: str) -> None:
+        """The terminal shows the status line instead."""
 
     async def publish_home(self, *, user: str, view: View) -> None:
         """Print the home tab."""

@@ -113,7 +113,7 @@ class ClickService:
         reply = result.reply
         if reply.confirmations or reply.documents or reply.notices or reply.evidence_requests:
             reply = reply.model_copy(update={"text": after})
-            await self._presenter.show_reply(case, reply, at=None)
+            await self._presenter.show_reply(case, reply)
         await self._presenter.show_header(case)
 
     async def cant_get(self, *, work: ClickWork) -> None:
@@ -137,7 +137,7 @@ class ClickService:
             return result.case, result
 
         saved, result = await self._cases.update(case, block)
-        await self._presenter.show_reply(saved, result.reply, at=None)
+        await self._presenter.show_reply(saved, result.reply)
         await self._presenter.show_header(saved)
 
     async def close(self, *, work: ClickWork) -> None:

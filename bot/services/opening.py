@@ -48,15 +48,14 @@ class CaseOpener:
             return
         case = await self._create(work)
         # The header's audit entry also records the opening (who, how).
-        placeholder = await self._presenter.open_thread(
-            case, work_key, opened_by=work.opened_by, source=SOURCES[work.source]
+        await self._presenter.open_thread(
+            case, opened_by=work.opened_by, source=SOURCES[work.source]
         )
         logger.info("case opened", extra={"case_id": case.case_id, "source": work.source})
         await self._turns.take_turn(
             thread=work.thread,
             messages=[work.message, *more],
             work_key=work_key,
-            placeholder=placeholder,
             case=case,
         )
 

@@ -1,23 +1,27 @@
-"""Showing a case in its thread: header, placeholder, reply, prompts, documents, corrections.
+"""Showing a case in its thread: the summary, the signs of work, replies, prompts, documents.
 
 Every message posted here is remembered in one place (`MessageRefs`), so it can be edited later:
-a question rewritten once answered, the header edited in place, a reply saved but not yet shown
-(a restart in between) posted when its work runs again.
+a question rewritten once answered, the summary edited in place (only when what it shows
+changed), a reply saved but not yet shown (a restart in between) posted when its work runs again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 
 from bot.inbox.work import ThreadRef
 from bot.services.ports import ChatSurface
 from bot.services.refs import MessageRefs
+from bot.services.waiting import WaitingSigns
 from bot.slack.render.header import case_header_message
 from bot.slack.render.limits import fit
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.slack.render.reply import placeholder, reply_message
+from bot.slack.render.reply import reply_message
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
@@ -38,6 +42,12 @@ def thread_of(case: Case) -> ThreadRef:
     return ThreadRef(team_id=case.team_id, channel_id=case.channel_id, thread_ts=case.thread_ts)
 
 
+def _digest(rendered: SlackMessage) -> str:
+    """What a message shows, as a short fingerprint (an edit that changes nothing is skipped)."""
+    shown = json.dumps(rendered.payload(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(shown.encode()).hexdigest()[:32]
+
+
 def is_final(case: Case, confirmation_id: str) -> bool:
     """Whether accepting this confirmation makes the case final (resolve or close)."""
     confirmation = case.find_confirmation(confirmation_id)
@@ -48,61 +58,49 @@ def is_final(case: Case, confirmation_id: str) -> bool:
 class ThreadPresenter:
     """Posts and edits the bot's messages in case threads."""
 
-    def __init__(self, *, surface: ChatSurface, refs: MessageRefs) -> None:
+    def __init__(
+        self, *, surface: ChatSurface, refs: MessageRefs, waiting: WaitingSigns | None = None
+    ) -> None:
         self.surface = surface
         self._refs = refs
+        self._waiting = waiting or WaitingSigns(surface)
 
-    async def show_header(self, case: Case) -> None:
-        """Post the living case header, or edit it in place."""
-        ts = await self._refs.header(case)
-        if ts is None:
-            await self.remember_header(case, await self.post_header(case))
-        else:
-            await self.surface.update(
-                channel=case.channel_id, ts=ts, message=case_header_message(case)
-            )
+    def working(
+        self, case: Case, *, on: str | None = None, doing: str = "is looking at this…"
+    ) -> AbstractAsyncContextManager[None]:
+        """While the block runs, the thread shows the bot is working (see `WaitingSigns`).
 
-    async def post_header(self, case: Case) -> str:
-        """Post a new case's header (the first bot message of the thread); return its ts."""
-        return await self.surface.post(
-            channel=case.channel_id, thread_ts=case.thread_ts, message=case_header_message(case)
+        ``on`` is the person's message being answered (it gets the reaction, if reactions are
+        how this workspace is told).
+        """
+        return self._waiting.working(
+            channel=case.channel_id, thread_ts=case.thread_ts, message_ts=on, doing=doing
         )
 
-    async def open_thread(self, case: Case, work_key: str, **detail: str) -> str:
-        """A new case's header, then "Looking at this…" for its first work; return the latter.
+    async def show_header(self, case: Case) -> None:
+        """Post the living case summary, or edit it in place when what it shows changed."""
+        rendered = case_header_message(case)
+        digest = _digest(rendered)
+        kept = await self._refs.find(case, PostedKind.HEADER)
+        if kept is None or kept.ts is None:
+            ts = await self.post(case, rendered)
+        elif (kept.body or {}).get("digest") == digest:
+            return
+        else:
+            ts = kept.ts
+            await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+        await self._refs.set_header(case, ts, digest=digest)
 
-        Both are posted before anything is written, so people see them at once; ``detail`` is
-        what is worth auditing about the opening (who opened it, and how).
+    async def open_thread(self, case: Case, **detail: str) -> None:
+        """A new case's summary, posted at once, before anything else is done.
+
+        ``detail`` is what is worth auditing about the opening (who opened it, and how).
         """
-        header = await self.post_header(case)
-        ts = await self.post(case, placeholder())
-        await self._refs.set_header(case, header)
-        await self._refs.remember(case, PostedKind.PLACEHOLDER, ts, work_key)
+        await self.show_header(case)
         await self._refs.opened(case, **detail)
-        return ts
-
-    async def remember_header(self, case: Case, ts: str) -> None:
-        """Remember where the header is, so it can be edited in place from now on."""
-        await self._refs.set_header(case, ts)
-
-    async def start_placeholder(self, case: Case, work_key: str) -> str:
-        """ "Looking at this…", or the one an interrupted run of this work left behind."""
-        left = await self._refs.ts(case, PostedKind.PLACEHOLDER, work_key)
-        if left is not None:
-            await self.surface.update(
-                channel=case.channel_id, ts=left, message=placeholder(resumed=True)
-            )
-            return left
-        return await self.new_placeholder(case, work_key)
-
-    async def new_placeholder(self, case: Case, work_key: str) -> str:
-        """Post "Looking at this…" at the bottom of the thread for this work."""
-        ts = await self.post(case, placeholder())
-        await self._refs.remember(case, PostedKind.PLACEHOLDER, ts, work_key)
-        return ts
 
     async def replace(self, case: Case, ts: str, rendered: SlackMessage) -> None:
-        """Replace a message (the placeholder) with ``rendered``; overflow follows in the thread."""
+        """Replace a message with ``rendered``; overflow follows in the thread."""
         first, *rest = fit(rendered)
         await self.surface.update(channel=case.channel_id, ts=ts, message=first)
         for part in rest:
@@ -134,24 +132,18 @@ class ThreadPresenter:
         if kept is None:
             return False
         if kept.ts is None and kept.body is not None:
-            at = await self._refs.ts(case, PostedKind.PLACEHOLDER, work_key)
-            await self.show_reply(case, TurnReply.model_validate(kept.body), at=at, key=work_key)
+            await self.show_reply(case, TurnReply.model_validate(kept.body), key=work_key)
         return True
 
-    async def show_reply(
-        self, case: Case, reply: TurnReply, *, at: str | None, key: str = ""
-    ) -> None:
-        """The reply (in place of ``at`` when given), its prompts and documents.
+    async def show_reply(self, case: Case, reply: TurnReply, *, key: str = "") -> str:
+        """The reply as a new message (so its notification carries it), its prompts, documents.
 
-        Where the reply and each new prompt were posted is remembered (the reply under ``key``).
+        Where the reply was posted is remembered under ``key``, with what it said.
         """
-        rendered = reply_message(reply, case_id=case.case_id)
-        if at is None:
-            at = await self.post(case, rendered)
-        else:
-            await self.replace(case, at, rendered)
+        at = await self.post(case, reply_message(reply, case_id=case.case_id))
         if key:
-            await self._refs.remember(case, PostedKind.REPLY, at, key)
+            body = reply.model_dump(mode="json")
+            await self._refs.remember(case, PostedKind.REPLY, at, key, body=body)
         await self.show_prompts(case, reply.confirmations)
         await self._rewrite_superseded(case, reply)
         for document in reply.documents:
@@ -162,6 +154,7 @@ class ThreadPresenter:
                 title=document.title,
                 content=document.markdown,
             )
+        return at
 
     async def show_prompts(self, case: Case, prompts: Sequence[ConfirmationPrompt]) -> None:
         """Each confirmation as its own message, so a click can rewrite just that one."""

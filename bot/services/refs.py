@@ -1,7 +1,8 @@
 """Where the bot's own messages are: the one place they are remembered, per case.
 
-The header (the living case summary), the placeholder and the reply of each piece of work, every
-question with buttons, every workflow offered, and every scoring file shared are kept in
+The header (the living case summary, with a fingerprint of what it shows), the reply of each piece
+of work (with what it said), every question with buttons, every workflow offered, and every
+scoring file shared are kept in
 ``posted_messages`` (`domain.ports.PostedMessageRepository`): never in the case, the remediation
 table or the audit log, which keeps only what people and the bot did.
 """
@@ -26,7 +27,6 @@ class MessageRefs:
         self._posted = posted
         self._audit = audit
         self._clock = clock
-        self._headers: dict[str, str] = {}
 
     async def find(self, case: Case, kind: PostedKind, key: str = "") -> PostedMessage | None:
         """The message of that kind and key, if there is one."""
@@ -58,19 +58,9 @@ class MessageRefs:
         )
         await self._posted.remember(message)
 
-    async def header(self, case: Case) -> str | None:
-        """The ts of the case header, if one was posted."""
-        if case.case_id not in self._headers:
-            ts = await self.ts(case, PostedKind.HEADER)
-            if ts is None:
-                return None
-            self._headers[case.case_id] = ts
-        return self._headers[case.case_id]
-
-    async def set_header(self, case: Case, ts: str) -> None:
-        """Remember the case header, to edit it in place from now on."""
-        self._headers[case.case_id] = ts
-        await self.remember(case, PostedKind.HEADER, ts)
+    async def set_header(self, case: Case, ts: str, *, digest: str) -> None:
+        """Remember the case summary and what it shows, to edit it in place only on a change."""
+        await self.remember(case, PostedKind.HEADER, ts, body={"digest": digest})
 
     async def opened(self, case: Case, **detail: str) -> None:
         """Audit the opening of a case: who opened it, and how."""

@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 HISTORY_MESSAGES = 12
 SAVE_ATTEMPTS = 3
 BOT_AUTHOR = "bot"
+ANSWER_SUFFIX = "+answer"
 
 
 @dataclass(frozen=True)
@@ -69,13 +70,12 @@ class TurnService:
         thread: ThreadRef,
         messages: Sequence[ThreadMessage],
         work_key: str,
-        placeholder: str | None = None,
         case: Case | None = None,
     ) -> None:
         """Answer the messages (coalesced by the worker) in the case thread.
 
-        ``placeholder`` is the "Looking at this…" already posted for this work, if any;
-        ``case`` the thread's case if the caller has just loaded or created it.
+        ``case`` is the thread's case if the caller has just loaded or created it. While the
+        turn runs the thread shows the bot is working; the answer is one new message.
         """
         case = case or await self._cases.by_thread(thread)
         if case is None:
@@ -88,15 +88,13 @@ class TurnService:
             # Saved and recorded before a restart cut the rest short: show what was made.
             await self._presenter.show_kept_reply(case, work_key)
             return
-        at = placeholder or await self._presenter.start_placeholder(case, work_key)
-        ingested = await self._uploads.ingest(case=case, messages=fresh, at=at)
-        if ingested.placeholder_used:
-            at = await self._presenter.new_placeholder(case, work_key)
-        prepared = await self._prepare(case, fresh, ingested.files, history)
-        saved, result = await self._run_and_save(case, prepared)
-        await self._presenter.keep_reply(saved, work_key, result.reply)
-        await self._remember(saved, fresh, at, result.reply)
-        await self._presenter.show_reply(saved, result.reply, at=at, key=work_key)
+        async with self._presenter.working(case, on=fresh[-1].ts):
+            ingested = await self._uploads.ingest(case=case, messages=fresh)
+            prepared = await self._prepare(case, fresh, ingested.files, history)
+            saved, result = await self._run_and_save(case, prepared)
+            await self._presenter.keep_reply(saved, work_key, result.reply)
+            await self._remember(saved, fresh, result.reply)
+            await self._presenter.show_reply(saved, result.reply, key=work_key)
         if result.decided is not None:
             await self._presenter.show_decided(saved, result.decided)
         await self._presenter.show_header(saved)
@@ -142,9 +140,7 @@ class TurnService:
 
         return await self._cases.update(case, step)
 
-    async def _remember(
-        self, case: Case, fresh: list[ThreadMessage], at: str, reply: TurnReply
-    ) -> None:
+    async def _remember(self, case: Case, fresh: list[ThreadMessage], reply: TurnReply) -> None:
         """The thread as the next turn sees it (and the mark that these messages were answered)."""
         now = self._clock.now()
         said = [
@@ -161,7 +157,8 @@ class TurnService:
         ]
         answer = ConversationMessage(
             case_id=case.case_id,
-            ts=at,
+            # Written before the answer is posted: named after what it answers, sorting after it.
+            ts=f"{fresh[-1].ts}{ANSWER_SUFFIX}",
             author=BOT_AUTHOR,
             role=MessageRole.ASSISTANT,
             text=reply.text,

@@ -24,11 +24,9 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class Ingested:
-    """The files read for the next turn, and whether the placeholder now shows a summary."""
+    """The files read for the next turn."""
 
-    placeholder: str | None
     files: list[InputFile] = field(default_factory=list)
-    placeholder_used: bool = False
 
 
 class UploadService:
@@ -49,33 +47,23 @@ class UploadService:
         self._clock = clock
         self._max_bytes = max_bytes
 
-    async def ingest(
-        self, *, case: Case, messages: Sequence[ThreadMessage], at: str | None = None
-    ) -> Ingested:
+    async def ingest(self, *, case: Case, messages: Sequence[ThreadMessage]) -> Ingested:
         """Every file of these messages that could be read, ready for the next turn.
 
-        Each file is answered at once; the first answer replaces the message ``at`` (the
-        placeholder), so what was found shows where the person is already looking.
+        Each file is answered at once, with what was found in it (or why it was not read).
         """
-        outcome = Ingested(placeholder=at)
+        outcome = Ingested()
         for message in messages:
             for ref in message.files:
-                found = await self._one(case, ref, uploaded_by=message.author, outcome=outcome)
+                found = await self._one(case, ref, uploaded_by=message.author)
                 if found is not None:
                     outcome.files.append(found)
         return outcome
 
-    async def _say(self, case: Case, outcome: Ingested, rendered: SlackMessage) -> None:
-        if outcome.placeholder is None:
-            await self._presenter.post(case, rendered)
-            return
-        await self._presenter.replace(case, outcome.placeholder, rendered)
-        outcome.placeholder = None
-        outcome.placeholder_used = True
+    async def _say(self, case: Case, rendered: SlackMessage) -> None:
+        await self._presenter.post(case, rendered)
 
-    async def _one(
-        self, case: Case, ref: SlackFileRef, *, uploaded_by: str, outcome: Ingested
-    ) -> InputFile | None:
+    async def _one(self, case: Case, ref: SlackFileRef, *, uploaded_by: str) -> InputFile | None:
         file_id = f"{ref.file_id}@{case.case_id}"
         earlier = await self._earlier(file_id)
         if earlier is not None:
@@ -94,19 +82,17 @@ class UploadService:
             created_at=self._clock.now(),
         )
         await self._files.add(record)
-        content = await self._download(case, ref, record, outcome)
+        content = await self._download(case, ref, record)
         if content is None:
             return None
         report = await self._knowledge.ingest_case_file(
             team_id=case.team_id, case_id=case.case_id, filename=ref.name, content=content
         )
-        await self._say(case, outcome, upload_summary(report))
+        await self._say(case, upload_summary(report))
         stored = await self._record(record, report, size=len(content))
         return _input(stored, report) if stored.status is FileStatus.INGESTED else None
 
-    async def _download(
-        self, case: Case, ref: SlackFileRef, record: StoredFile, outcome: Ingested
-    ) -> bytes | None:
+    async def _download(self, case: Case, ref: SlackFileRef, record: StoredFile) -> bytes | None:
         limit_mb = self._max_bytes // (1024 * 1024)
         reason: str | None = None
         if ref.size > self._max_bytes:
@@ -124,7 +110,7 @@ class UploadService:
         if reason is None:
             return content
         await self._files.update(record.model_copy(update={"status": FileStatus.REFUSED}))
-        await self._say(case, outcome, upload_refused(ref.name, reason))
+        await self._say(case, upload_refused(ref.name, reason))
         logger.info("upload refused", extra={"case_id": case.case_id, "file_id": ref.file_id})
         return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -77,6 +78,36 @@ class SlackSurface:
         await self._client.chat_postEphemeral(
             channel=channel, user=user, thread_ts=thread_ts, **message.payload()
         )
+
+    async def set_status(
+        self, *, channel: str, thread_ts: str, status: str, loading: Sequence[str] = ()
+    ) -> None:
+        """assistant.threads.setStatus: the "<app> is …" line under a thread ("" clears it).
+
+        Slack clears it by itself when the app next posts in the thread, or after two minutes.
+        """
+        await self._client.assistant_threads_setStatus(
+            channel_id=channel,
+            thread_ts=thread_ts,
+            status=status,
+            loading_messages=list(loading) or None,
+        )
+
+    async def react(self, *, channel: str, ts: str, name: str) -> None:
+        """reactions.add (already there is fine)."""
+        try:
+            await self._client.reactions_add(channel=channel, timestamp=ts, name=name)
+        except SlackApiError as error:
+            if error.response.get("error") != "already_reacted":
+                raise
+
+    async def unreact(self, *, channel: str, ts: str, name: str) -> None:
+        """reactions.remove (already gone is fine)."""
+        try:
+            await self._client.reactions_remove(channel=channel, timestamp=ts, name=name)
+        except SlackApiError as error:
+            if error.response.get("error") != "no_reaction":
+                raise
 
     async def publish_home(self, *, user: str, view: View) -> None:
         """views.publish."""

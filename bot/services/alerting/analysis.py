@@ -70,16 +70,21 @@ class AnalysisService:
         group = await self._p.groups.for_case(case.case_id)
         if case.is_terminal or group is None or await self._done(case, work.case_id):
             return
-        # A retry finds the placeholder its first try left, under the first try's key.
-        at = await self._p.presenter.start_placeholder(case, work_key)
+        presenter = self._p.presenter
         context = build_incident_context(
             group.latest, dedup=group.dedup(), received_at=group.last_seen
         )
-        outcome = await self._p.planner.analyse(context, case_id=case.case_id)
-        rendered = rca_message(
-            outcome, signal_severity=context.severity, catalog=self._p.catalog_configured
-        )
-        await self._p.presenter.replace(case, at, rendered)
+        async with presenter.working(case, doing="is analysing the alert…"):
+            outcome = await self._p.planner.analyse(context, case_id=case.case_id)
+            rendered = rca_message(
+                outcome, signal_severity=context.severity, catalog=self._p.catalog_configured
+            )
+            # A retry finds the analysis its first try posted, under the first try's key.
+            at = await presenter.ts_of(case, PostedKind.REPLY, work_key)
+            if at is None:
+                at = await presenter.post_kept(case, rendered, PostedKind.REPLY, work_key)
+            else:
+                await presenter.replace(case, at, rendered)
         strategies = await self._offer(case, outcome)
         await self._p.messages.add(
             ConversationMessage(

@@ -29,16 +29,8 @@ from domain.engine.view import (
 )
 from domain.knowledge import Citation
 
-PLACEHOLDER = "⏳ Looking at this…"
-RESUMED = "⏳ Looking at this… (picking up where I left off after a restart)"
 MAX_CITATIONS = 8
 MAX_HYPOTHESES = 5
-
-
-def placeholder(*, resumed: bool = False) -> SlackMessage:
-    """Shown within a second of a message, replaced by the reply."""
-    text = RESUMED if resumed else PLACEHOLDER
-    return message(context(text), text=text)
 
 
 def reply_message(reply: TurnReply, *, case_id: str) -> SlackMessage:

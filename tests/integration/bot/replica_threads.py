@@ -30,7 +30,6 @@ POSTS = {"upload": 6, "click": 4, "message": 5}
 """The bot's posts in each kind of thread: the header, the first answer and its question; then an
 upload's summary and answer, or a message's answer (a click rewrites the question, posting
 nothing); then the last message's answer. A turn answered twice would post again."""
-PLACEHOLDER = "Looking at this"
 SOURCES = "Sources: `{filename}:"
 FIRST_ERROR_LINE = 25
 LOG_LINES = 40

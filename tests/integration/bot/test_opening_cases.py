@@ -27,7 +27,6 @@ async def test_a_mention_opens_a_case_with_a_header_a_reply_and_a_question(
     assert "Being described" in text_of(header)
     assert [b["action_id"] for b in buttons(header)] == ["fm_close_case"]
     assert STATEMENT in text_of(answer)
-    assert "Looking at this" not in text_of(answer)
     assert [b["action_id"] for b in buttons(question)] == ["fm_answer:yes", "fm_answer:no"]
     assert case.status is CaseStatus.CONSULTING
     assert case.user_id == OPENER

@@ -34,8 +34,10 @@ async def crash(harness: BotHarness) -> None:
         await harness.runtime.http.close()
 
 
-async def wait_for_text(harness: BotHarness, thread_ts: str, text: str) -> None:
-    await eventually(lambda: any(text in text_of(m) for m in harness.bot_messages(thread_ts)))
+async def wait_until_working(harness: BotHarness, thread_ts: str) -> None:
+    """Until the thread's status line says the bot is working on it."""
+    statuses = harness.slack.workspace.statuses
+    await eventually(lambda: any(ts == thread_ts for _, ts in statuses))
 
 
 async def test_a_turn_cut_by_a_crash_completes_once_after_the_restart(
@@ -49,7 +51,7 @@ async def test_a_turn_cut_by_a_crash_completes_once_after_the_restart(
         delayed({"agent_response": "lost", "state_updates": {}}, 2),
         settle=False,
     )
-    await wait_for_text(first, thread_ts, "Looking at this")
+    await wait_until_working(first, thread_ts)
     await eventually(lambda: len(llm.requests) == 2)  # the model is on the second turn
     await crash(first)
 
@@ -87,7 +89,7 @@ async def test_shutdown_lets_a_running_turn_finish_within_the_grace_period(
         delayed({"agent_response": "Finished before shutdown.", "state_updates": {}}, 1),
         settle=False,
     )
-    await wait_for_text(harness, thread_ts, "Looking at this")
+    await wait_until_working(harness, thread_ts)
 
     await harness.stop()
 

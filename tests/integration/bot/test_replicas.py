@@ -32,7 +32,6 @@ from tests.integration.bot.replica_model import ReplicaModel
 from tests.integration.bot.replica_threads import (
     FIRST_ERROR_LINE,
     LOG_LINES,
-    PLACEHOLDER,
     POSTS,
     WARM_UP_CHANNEL,
     Thread,
@@ -250,14 +249,14 @@ async def settled(inbox: Inbox) -> Counter[str]:
 
 
 def assert_every_turn_answered_once(run: Run) -> None:
-    """Each thread got exactly its posts, each turn's answer shows once, no placeholder is left."""
+    """Each thread got exactly its posts, each turn's answer shows once, no status line is left."""
     posts = Counter(p.get("thread_ts") for p in run.slack.calls_to("chat.postMessage", ok=True))
     assert {t.number: posts[t.ts] for t in run.threads} == {
         t.number: POSTS[t.kind] for t in run.threads
     }
     for thread in run.threads:
         texts = [text_of(m) for m in bot_messages(run.slack, thread)]
-        assert not [text for text in texts if PLACEHOLDER in text], thread
+        assert (thread.channel, thread.ts) not in run.slack.workspace.statuses, thread
         steps = thread.model_steps()
         shown = {step: sum(thread.tag(step) in text for text in texts) for step in steps}
         assert shown == dict.fromkeys(steps, 1), thread

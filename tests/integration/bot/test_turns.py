@@ -42,22 +42,41 @@ async def test_later_messages_in_the_thread_are_turns_without_mentioning_the_bot
     assert slack.invalid_payloads == []
 
 
-async def test_a_placeholder_shows_while_the_model_thinks_and_is_replaced(
+async def test_while_the_model_thinks_the_thread_says_so_and_the_answer_is_one_new_message(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
     thread_ts = await bot.mention("db-1 is down", statement_reply())
     bot.llm.script(delayed({"agent_response": "Slow answer.", "state_updates": {}}, 1.5))
+    before = len(bot.bot_messages(thread_ts))
 
-    await bot.reply(thread_ts, "any idea?", settle=False)
+    asked = await bot.reply(thread_ts, "any idea?", settle=False)
     await eventually(lambda: len(bot.llm.requests) == 2)
-    during = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    during = dict(slack.workspace.statuses)
     await bot.settle()
-    after = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    after = bot.bot_messages(thread_ts)
 
-    assert any("Looking at this" in t for t in during)
-    assert not any("Looking at this" in t for t in after)
-    assert any("Slow answer." in t for t in after)
-    assert len(after) == len(during)
+    assert during == {(CHANNEL, thread_ts): "is looking at this…"}
+    assert slack.workspace.statuses == {}, "the answer cleared the status line"
+    assert len(after) == before + 1, "no placeholder: the answer is the one new message"
+    assert "Slow answer." in text_of(after[-1])
+    assert "reactions" not in (slack.message(CHANNEL, asked) or {})
+
+
+async def test_where_status_lines_are_refused_a_reaction_shows_the_work_and_is_taken_off(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    slack.workspace.status_refused = "missing_scope"
+    bot.llm.script(delayed({"agent_response": "Slow answer.", "state_updates": {}}, 1.5))
+
+    asked = await bot.reply(thread_ts, "any idea?", settle=False)
+    await eventually(lambda: len(bot.llm.requests) == 2)
+    during = (slack.message(CHANNEL, asked) or {}).get("reactions")
+    await bot.settle()
+
+    assert during == [{"name": "eyes", "users": [slack.workspace.bot_user_id], "count": 1}]
+    assert "reactions" not in (slack.message(CHANNEL, asked) or {})
+    assert "Slow answer." in text_of(bot.bot_messages(thread_ts)[-1])
 
 
 async def test_messages_arriving_during_a_turn_are_answered_together_in_the_next_one(
@@ -170,7 +189,7 @@ async def test_a_failure_on_our_side_shows_a_reference_and_no_exception_text(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
     thread_ts = await bot.mention("db-1 is down", statement_reply())
-    slack.fail_next("chat.update", error="msg_too_long", times=2)
+    slack.fail_next("chat.postMessage", error="msg_too_long")
 
     await bot.reply(thread_ts, "hello?", chat_reply("You will not see this."))
 
@@ -201,10 +220,10 @@ async def test_a_case_changed_during_a_turn_is_saved_with_both_changes_and_answe
     assert case.consulting.quick_suggestions == ["check replica lag"], "the reply was applied"
     texts = [text_of(m) for m in bot.bot_messages(thread_ts)]
     assert sum("The replica lag explains it." in t for t in texts) == 1
-    placeholder_posts = len(slack.calls_to("chat.postMessage")) - posts_before
-    assert placeholder_posts == 1, "one placeholder, replaced by the one answer"
+    posts = [str(c) for c in slack.calls_to("chat.postMessage")[posts_before:]]
+    assert sum("replica lag explains" in post for post in posts) == 1, "one answer"
     edits = [c for c in slack.calls_to("chat.update") if "replica lag explains" in str(c)]
-    assert len(edits) == 1, "the answer was shown once, never rewritten"
+    assert edits == [], "the answer was shown once, never rewritten"
 
 
 async def test_a_reply_saved_but_not_shown_before_a_restart_is_shown_without_asking_again(

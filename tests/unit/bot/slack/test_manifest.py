@@ -54,11 +54,15 @@ MANIFEST_EVENTS_OF = {
     EventType.APP_HOME_OPENED: {"app_home_opened"},
 }
 MANIFEST_SHORTCUTS = {CallbackId.INVESTIGATE, CallbackId.SCORE_INVESTIGATION}
-# Web API methods the bot calls → the scope each needs (None: no scope needed).
-METHOD_SCOPES: dict[str, str | None] = {
+# Web API methods the bot calls → the scope each needs (None: no scope needed; a tuple: one per
+# kind of channel, all of them since the channel may be of either kind).
+METHOD_SCOPES: dict[str, str | tuple[str, ...] | None] = {
     "chat_postMessage": "chat:write",
     "chat_update": "chat:write",
     "chat_postEphemeral": "chat:write",
+    "assistant_threads_setStatus": "chat:write",
+    "reactions_add": "reactions:write",
+    "reactions_remove": "reactions:write",
     "chat_getPermalink": None,
     "views_publish": None,
     "views_open": None,
@@ -67,6 +71,8 @@ METHOD_SCOPES: dict[str, str | None] = {
     "files_info": "files:read",
     # Used when FM_CONFIRMERS_USERGROUP names the group whose members answer confirmations.
     "usergroups_users_list": "usergroups:read",
+    # Who may decide in an alert's case without FM_ALERT_RESPONDERS: the alert channel's members.
+    "conversations_members": ("channels:read", "groups:read"),
     # The workspace an alert belongs to (alerts arrive from outside Slack).
     "auth_test": None,
 }
@@ -87,7 +93,9 @@ def test_every_scope_is_used_and_every_call_has_its_scope() -> None:
     source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py"))
     called = set(CALL.findall(source)) - {"send"}
     unknown = called - set(METHOD_SCOPES)
-    needed = {METHOD_SCOPES[m] for m in called & set(METHOD_SCOPES)} - {None}
+    needed: set[str] = set()
+    for scopes in (METHOD_SCOPES[m] for m in called & set(METHOD_SCOPES)):
+        needed |= {scopes} if isinstance(scopes, str) else set(scopes or ())
     events = _manifest()["settings"]["event_subscriptions"]["bot_events"]
     needed |= {EVENT_SCOPES[e] for e in events if e in EVENT_SCOPES}
     if _manifest()["features"]["slash_commands"] or _manifest()["features"]["shortcuts"]:
