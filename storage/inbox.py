@@ -93,6 +93,12 @@ class SqlInboxRepository:
             raise
         return True
 
+    async def find(self, dedup_key: str) -> InboxItem | None:
+        """The item recorded under ``dedup_key`` (None if there is none, or it was purged)."""
+        async with self._sessions() as session:
+            row = await session.scalar(select(InboxRow).where(InboxRow.dedup_key == dedup_key))
+        return None if row is None else _item(row)
+
     async def claim(
         self, *, now: datetime, limit: int = 10, owner: str | None = None
     ) -> list[InboxItem]:

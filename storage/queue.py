@@ -52,6 +52,10 @@ class InboxRepository(Protocol):
         """Record an item; False if its dedup key was seen before."""
         ...
 
+    async def find(self, dedup_key: str) -> InboxItem | None:
+        """The item recorded under ``dedup_key`` (None if there is none, or it was purged)."""
+        ...
+
     async def claim(
         self, *, now: datetime, limit: int = 10, owner: str | None = None
     ) -> list[InboxItem]:

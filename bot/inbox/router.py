@@ -1,7 +1,9 @@
 """What the worker does with each inbox item: hand its typed work to one service.
 
-Failures are told where the work came from: in the case thread (replacing a placeholder left
-open), or privately to the person who clicked or typed the command.
+Failures are told where the work came from, all in one format (`failure_message`): in the case
+thread as a new message, with **Retry** when the work can run again, or privately to the person
+who clicked or typed the command. A retried item is the same work to the services: they get the
+first try's key, so the retry finds what that try left behind.
 """
 
 from __future__ import annotations
@@ -27,15 +29,23 @@ from bot.inbox.work import (
     payload_as,
 )
 from bot.services import Services
+from bot.services.retries import first_key
 from bot.slack.errors import BotError, is_expected, user_message
-from bot.slack.ids import ActionId, parse_action_id
+from bot.slack.ids import ActionId, RetryValue, parse_action_id
 from bot.slack.render.commands import notice
+from bot.slack.render.errors import SOMETHING_WENT_WRONG, failure_message
+from bot.slack.render.message import SlackMessage
+from domain.errors import VersionConflictError
+from domain.llm import LLMReplyInvalidError, LLMUnavailableError
 from storage.queue import InboxItem
 
 logger = logging.getLogger(__name__)
 
 ClickRoute = Callable[..., Awaitable[None]]
 """A service method taking ``work=ClickWork``."""
+PASSING = (VersionConflictError, LLMUnavailableError, LLMReplyInvalidError)
+"""Errors people are told in words that a later try may not meet (the other expected ones are
+answers: a finished case, a refused file come out the same again), so they get a Retry too."""
 
 
 class Jobs:
@@ -52,6 +62,7 @@ class Jobs:
             ActionId.SCORE: clicks.score,
             ActionId.APPROVE: remediation.decide,
             ActionId.REJECT: remediation.decide,
+            ActionId.RETRY: services.retries.retry,
             ActionId.FEEDBACK: services.feedback.rate,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
@@ -60,19 +71,19 @@ class Jobs:
         """Process ``item``; ``followers`` are later messages of its case to answer in one turn."""
         work = load_work(item)
         more = [payload_as(f, MessageWork).message for f in followers]
-        services = self._services
+        services, work_key = self._services, first_key(item.dedup_key)
         match work:
             case OpenCaseWork():
-                await services.opening.open(work=work, work_key=item.dedup_key, more=more)
+                await services.opening.open(work=work, work_key=work_key, more=more)
             case MessageWork():
                 messages: list[ThreadMessage] = [work.message, *more]
                 await services.turns.take_turn(
-                    thread=work.thread, messages=messages, work_key=item.dedup_key
+                    thread=work.thread, messages=messages, work_key=work_key
                 )
             case ClickWork():
                 await self._click(work)
             case AlertWork() | RcaWork():
-                await self._alert(work, item.dedup_key)
+                await self._alert(work, work_key)
             case CommandWork():
                 await services.commands.run(work=work)
             case KbAddWork():
@@ -107,12 +118,11 @@ class Jobs:
 
     async def report(self, item: InboxItem, error: BaseException, reference: str) -> None:
         """Tell people, in one short sentence, that this work failed (details stay in the logs)."""
-        text = user_message(error, reference=reference)
-        level = logging.INFO if is_expected(error) else logging.ERROR
+        expected = is_expected(error)
         logger.log(
-            level,
+            logging.INFO if expected else logging.ERROR,
             "work failed",
-            exc_info=not is_expected(error),
+            exc_info=not expected,
             extra={"reference": reference, "kind": item.kind, "dedup_key": item.dedup_key},
         )
         work = load_work(item)
@@ -120,48 +130,47 @@ class Jobs:
             # The judge's work has no person waiting: the scoring's own message says it failed.
             await self._services.scoring.abandon(work=work, reference=reference)
             return
+        text = user_message(error, reference=reference) if expected else SOMETHING_WENT_WRONG
         thread = _thread_of(work)
-        if thread is not None:
-            await self._in_thread(thread, item.dedup_key, text)
-        else:
-            await self._privately(work, text)
+        if thread is None:
+            # An answer (a refusal, a finished case) is said plainly; a failure with its reference.
+            answer = expected and not isinstance(error, PASSING)
+            rendered = notice(text) if answer else failure_message(text, reference=reference)
+            await self._privately(work, rendered)
+            return
+        again = not expected or isinstance(error, PASSING)
+        retry = RetryValue(work_key=item.dedup_key, reference=reference) if again else None
+        await self._in_thread(thread, failure_message(text, reference=reference, retry=retry))
 
-    async def _in_thread(self, thread: ThreadRef, work_key: str, text: str) -> None:
+    async def _in_thread(self, thread: ThreadRef, rendered: SlackMessage) -> None:
+        """A new message at the bottom of the thread (the case's, when there is one yet)."""
         services = self._services
         case = await services.cases.by_thread(thread)
-        presenter = services.presenter
         if case is None:
-            await presenter.surface.post(
-                channel=thread.channel_id, thread_ts=thread.thread_ts, message=notice(text)
+            await services.presenter.surface.post(
+                channel=thread.channel_id, thread_ts=thread.thread_ts, message=rendered
             )
-            return
-        rendered = notice(f"⚠️ {text}")
-        try:
-            at = await presenter.start_placeholder(case, work_key)
-            await presenter.replace(case, at, rendered)
-        except Exception:
-            # Editing is what failed (the message may be gone): say it in a new message.
-            logger.warning("could not edit the placeholder", extra={"case_id": case.case_id})
-            await presenter.post(case, rendered)
+        else:
+            await services.presenter.post(case, rendered)
 
-    async def _privately(self, work: Work, text: str) -> None:
+    async def _privately(self, work: Work, rendered: SlackMessage) -> None:
         surface = self._services.presenter.surface
         if isinstance(work, ClickWork):
             await surface.whisper(
                 channel=work.channel_id,
                 user=work.user_id,
                 thread_ts=work.thread_ts,
-                message=notice(text),
+                message=rendered,
             )
         elif isinstance(work, CommandWork | ScoreRequestWork):
             await surface.whisper(
                 channel=work.channel_id,
                 user=work.user_id,
-                message=notice(text),
+                message=rendered,
                 response_url=work.response_url,
             )
         elif isinstance(work, KbAddWork) and work.channel_id:
-            await surface.whisper(channel=work.channel_id, user=work.user_id, message=notice(text))
+            await surface.whisper(channel=work.channel_id, user=work.user_id, message=rendered)
 
 
 def _thread_of(work: Work) -> ThreadRef | None:

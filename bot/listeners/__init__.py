@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from slack_bolt.app.async_app import AsyncApp
 
-from bot.listeners import actions, commands, errors, home, messages, shortcuts, views
+from bot.listeners import actions, commands, errors, home, messages, shortcuts, unknown, views
 from bot.services import Services
 
-MODULES = (messages, home, commands, shortcuts, actions, views, errors)
+MODULES = (messages, home, commands, shortcuts, actions, views, unknown, errors)
+"""In registration order: Bolt runs the first listener that matches, so `unknown`'s catch-alls
+come after every listener of a known id."""
 
 
 def register_all(app: AsyncApp, services: Services) -> None:

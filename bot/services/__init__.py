@@ -16,6 +16,7 @@ from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import OutcomeService
 from bot.services.presenter import ThreadPresenter
+from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.turns import TurnService
 
@@ -36,6 +37,7 @@ class Services:
     scoring: ScoringService
     analysis: AnalysisService
     remediation: RemediationService
+    retries: RetryService
     feedback: FeedbackService
     outcomes: OutcomeService
     alerts: AlertService | None = None

@@ -39,6 +39,8 @@ class ActionId(StrEnum):
     """Reject on a remediation strategy (value: StrategyValue)."""
     FEEDBACK = "fm_feedback"
     """👍 / 👎 under a stated root cause (each button's value: FeedbackValue)."""
+    RETRY = "fm_retry"
+    """Retry on the message saying a piece of work failed (value: RetryValue)."""
 
 
 class CallbackId(StrEnum):
@@ -140,6 +142,13 @@ class FeedbackValue(Value):
     conclusion_id: str
     rating: Rating
     confidence: float = Field(ge=0.0, le=1.0)
+
+
+class RetryValue(Value):
+    """A failure message's Retry: the failed inbox item (its dedup key) and the reference shown."""
+
+    work_key: str
+    reference: str
 
 
 class KbAddMetadata(Value):

@@ -19,6 +19,7 @@ from bot.services.ports import ChatSurface, KnowledgeStats, Responders
 from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
 from bot.services.refs import MessageRefs
+from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.scoring.view import ScoringThreadView
 from bot.services.turns import TurnService
@@ -108,6 +109,7 @@ def build_services(
         scoring=scoring,
         analysis=alerting.analysis,
         remediation=alerting.remediation,
+        retries=RetryService(inbox=repositories.inbox, intake=intake, surface=surface),
         feedback=FeedbackService(
             cases=cases,
             feedback=repositories.feedback,

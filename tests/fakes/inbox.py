@@ -27,6 +27,10 @@ class MemoryInbox:
         self.items.append(item.model_copy(update={"item_id": next(self._ids)}))
         return True
 
+    async def find(self, dedup_key: str) -> InboxItem | None:
+        found = [i for i in self.items if i.dedup_key == dedup_key]
+        return found[0].model_copy() if found else None
+
     async def claim(
         self, *, now: datetime, limit: int = 10, owner: str | None = None
     ) -> list[InboxItem]:

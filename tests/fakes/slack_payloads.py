@@ -300,6 +300,28 @@ class SlackPayloads:
             view["blocks"] = blocks
         return _interactive_request(payload)
 
+    def view_closed(self, callback_id: str, *, user: str = "W111") -> SlackRequest:
+        """A modal closed with `notify_on_close` (Slack's `view_closed`: no trigger, no state)."""
+        payload = self.view_submission(callback_id, user=user).payload
+        payload["type"] = "view_closed"
+        payload.pop("trigger_id", None)
+        payload.pop("response_urls", None)
+        payload["is_cleared"] = False
+        return _interactive_request(payload)
+
+    def block_suggestion(
+        self, action_id: str, value: str = "", *, channel: str = "C111", user: str = "W111"
+    ) -> SlackRequest:
+        """An external select in a message asking for its options (Slack's `block_suggestion`)."""
+        payload = load_sample("interactivity/block_actions_button.json")
+        self._people(payload, user)
+        for key in ("actions", "trigger_id", "response_url"):
+            payload.pop(key, None)
+        payload["container"].update(message_ts=next_ts(), channel_id=channel, is_ephemeral=False)
+        payload["channel"]["id"] = channel
+        payload.update(type="block_suggestion", action_id=action_id, block_id="b", value=value)
+        return _interactive_request(payload)
+
     # ------------------------------------------------------------------ slash commands
     def slash_command(
         self,

@@ -10,15 +10,23 @@ from collections.abc import Callable
 _KEPT_TOKEN = re.compile(
     r"<(?:@[UW][A-Z0-9]+|#C[A-Z0-9]+(?:\|[^<>]*)?|https?://[^\s<>|]+(?:\|[^<>]*)?)>"
 )
+_GROUP_MENTION = re.compile(r"<!subteam\^S[A-Z0-9]+(?:\|[^<>]*)?>")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+")
 FENCE = "```"
 
 
-def escape(text: str) -> str:
-    """Escape &, < and > for mrkdwn, keeping user/channel mentions and links intact."""
+def escape(text: str, *, groups: bool = False) -> str:
+    """Escape &, < and > for mrkdwn, keeping user/channel mentions and links intact.
+
+    ``groups`` keeps user group mentions too: for the bot's own sentences that name a group
+    (never for text from a model or an upload).
+    """
+    kept = [*_KEPT_TOKEN.finditer(text)]
+    if groups:
+        kept = sorted([*kept, *_GROUP_MENTION.finditer(text)], key=lambda m: m.start())
     out: list[str] = []
     position = 0
-    for match in _KEPT_TOKEN.finditer(text):
+    for match in kept:
         out.append(_escape_plain(text[position : match.start()]))
         out.append(match.group(0))
         position = match.end()

@@ -141,6 +141,24 @@ async def test_a_failed_item_is_retried_later(
     assert await repos.inbox.claim(now=at(100)) == []
 
 
+async def test_an_item_is_found_by_its_dedup_key_with_its_state(repos: Repositories) -> None:
+    await repos.inbox.enqueue(item("f1", case_key="F"))
+    (claimed,) = await repos.inbox.claim(now=at(1))
+    assert claimed.item_id is not None
+    await repos.inbox.fail(claimed.item_id, error="boom", retry_at=None)
+
+    found = await repos.inbox.find("f1")
+
+    assert found is not None
+    assert (found.item_id, found.status, found.kind) == (
+        claimed.item_id,
+        InboxStatus.FAILED,
+        "message",
+    )
+    assert found.payload == {"event_id": "f1", "text": "hello"}
+    assert await repos.inbox.find("nothing") is None
+
+
 async def test_a_newer_item_waits_while_an_older_one_of_its_key_is_available(
     repos: Repositories,
 ) -> None:

@@ -29,6 +29,7 @@ def test_every_action_id_has_a_route() -> None:
         clicks=Taker("clicks", took),
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
+        retries=Taker("retries", took),
     )
 
     assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
@@ -40,10 +41,17 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         clicks=Taker("clicks", took),
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
+        retries=Taker("retries", took),
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
-    for action in ("fm_answer:yes", "fm_approve:rem_1", "fm_cant_get:req_1", "fm_feedback"):
+    for action in (
+        "fm_answer:yes",
+        "fm_approve:rem_1",
+        "fm_cant_get:req_1",
+        "fm_feedback",
+        "fm_retry",
+    ):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
     assert took == [
@@ -51,4 +59,5 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         ("remediation.decide", "fm_approve:rem_1"),
         ("clicks.cant_get", "fm_cant_get:req_1"),
         ("feedback.rate", "fm_feedback"),
+        ("retries.retry", "fm_retry"),
     ]

@@ -1,0 +1,107 @@
+"""Retry: work that failed, put back in the inbox as new work when someone clicks **Retry**.
+
+The failure message's button names the failed inbox item. Its work is recorded again under a key
+made from the failed one's (`again_key`), so the inbox's deduplication turns a second click, on
+this replica or another, into a note instead of a second run. The services see the first try's
+key (`first_key`), so a retry finds what the first try left behind, as a resumed item does.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.inbox.work import ClickWork, ThreadRef, WorkKind, load_work
+from bot.services.intake import Intake
+from bot.services.ports import ChatSurface
+from bot.slack.ids import InvalidValueError, RetryValue, load_value
+from bot.slack.render.commands import notice
+from bot.slack.render.errors import retrying_message
+from storage.queue import InboxItem, InboxRepository, InboxStatus
+
+logger = logging.getLogger(__name__)
+
+RETRYABLE = frozenset({WorkKind.OPEN_CASE, WorkKind.MESSAGE, WorkKind.RCA})
+"""Work told in a case thread, which runs the same way again (a click's question may be gone)."""
+PREFIX = "retry"
+GONE = "That work is too old to retry (finished work is kept for a week); nothing changed."
+NOT_FAILED = {
+    InboxStatus.DONE: "That work has since succeeded, so there is nothing to retry.",
+    InboxStatus.PENDING: "That work is already running again; nothing more to do.",
+    InboxStatus.PROCESSING: "That work is already running again; nothing more to do.",
+}
+RETRIED = {
+    InboxStatus.DONE: "That was already retried, and it succeeded; nothing more to do.",
+    InboxStatus.PENDING: "That is already being retried; nothing more to do.",
+    InboxStatus.PROCESSING: "That is already being retried; nothing more to do.",
+    InboxStatus.FAILED: "That was already retried and failed again; the newest message about it "
+    "in the thread has its own Retry.",
+}
+
+
+def again_key(dedup_key: str) -> str:
+    """The dedup key of the next try of the work recorded under ``dedup_key``."""
+    first, tries = _split(dedup_key)
+    return f"{PREFIX}:{tries + 1}:{first}"
+
+
+def first_key(dedup_key: str) -> str:
+    """The dedup key the work had on its first try (the key itself if it is a first try)."""
+    return _split(dedup_key)[0]
+
+
+def _split(dedup_key: str) -> tuple[str, int]:
+    prefix, _, rest = dedup_key.partition(":")
+    tries, _, first = rest.partition(":")
+    if prefix == PREFIX and tries.isdigit() and first:
+        return first, int(tries)
+    return dedup_key, 0
+
+
+class RetryService:
+    """Records failed thread work again, once per failure, at a person's request."""
+
+    def __init__(self, *, inbox: InboxRepository, intake: Intake, surface: ChatSurface) -> None:
+        self._inbox = inbox
+        self._intake = intake
+        self._surface = surface
+
+    async def retry(self, *, work: ClickWork) -> None:
+        """Run the failed work again and say so on its message; or say privately why not."""
+        value = load_value(RetryValue, work.value)
+        failed = await self._inbox.find(value.work_key)
+        if failed is None:
+            await self._tell(work, GONE)
+            return
+        _check_place(failed, work)
+        if failed.status is not InboxStatus.FAILED:
+            await self._tell(work, NOT_FAILED[failed.status])
+            return
+        again = again_key(failed.dedup_key)
+        recorded = await self._intake.record(
+            load_work(failed), dedup_key=again, team_id=failed.team_id, case_key=failed.case_key
+        )
+        if not recorded:
+            earlier = await self._inbox.find(again)
+            await self._tell(work, GONE if earlier is None else RETRIED[earlier.status])
+            return
+        logger.info("failed work retried", extra={"work": failed.dedup_key, "again": again})
+        if work.message_ts:
+            shown = retrying_message(by=work.user_id, reference=value.reference)
+            await self._surface.update(channel=work.channel_id, ts=work.message_ts, message=shown)
+
+    async def _tell(self, work: ClickWork, text: str) -> None:
+        await self._surface.whisper(
+            channel=work.channel_id,
+            user=work.user_id,
+            thread_ts=work.thread_ts,
+            message=notice(text),
+        )
+
+
+def _check_place(failed: InboxItem, work: ClickWork) -> None:
+    """The button is a failure message's of this very thread (a value can be forged)."""
+    if failed.kind not in RETRYABLE or work.thread_ts is None:
+        raise InvalidValueError("not a failure told in a thread")
+    thread = ThreadRef(team_id=work.team_id, channel_id=work.channel_id, thread_ts=work.thread_ts)
+    if failed.case_key != thread.key:
+        raise InvalidValueError("not a failure of this thread")

@@ -1,0 +1,96 @@
+"""Failed work is told in one format, with Retry; Retry runs the same work again, once."""
+
+from __future__ import annotations
+
+from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack_state import JsonDict
+from tests.integration.bot.harness import (
+    CHANNEL,
+    OPENER,
+    SRE,
+    BotHarness,
+    buttons,
+    text_of,
+    with_buttons,
+)
+from tests.integration.bot.replies import chat_reply, statement_reply
+
+ANSWER = "The connection pool is exhausted: raise it to 50."
+
+
+def failures(bot: BotHarness, thread_ts: str) -> list[JsonDict]:
+    return [m for m in bot.bot_messages(thread_ts) if m.get("text", "").startswith("⚠️")]
+
+
+async def failed_turn(bot: BotHarness, slack: FakeSlack) -> tuple[str, JsonDict]:
+    """A case whose latest turn failed: Slack refused to take the turn's first message."""
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+    slack.fail_next("chat.postMessage", status=503)
+    await bot.reply(thread_ts, "the pool metrics are attached", chat_reply(ANSWER))
+    (failure,) = failures(bot, thread_ts)
+    return thread_ts, failure
+
+
+async def test_a_failed_turn_is_told_once_with_its_reference_and_a_retry_button(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts, failure = await failed_turn(bot, slack)
+
+    assert "Something went wrong on my side" in failure["text"]
+    assert "ref " in failure["text"]
+    assert "503" not in text_of(failure)
+    assert "SlackApiError" not in text_of(failure)
+    (retry,) = buttons(failure)
+    assert retry["action_id"] == "fm_retry"
+    assert ANSWER not in "\n".join(text_of(m) for m in bot.bot_messages(thread_ts))
+
+
+async def test_retry_runs_the_turn_again_and_a_double_click_runs_it_once(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts, failure = await failed_turn(bot, slack)
+    asked = len(bot.llm.requests)
+
+    await bot.click(failure, action_prefix="fm_retry", user=SRE, settle=False)
+    await bot.click(failure, action_prefix="fm_retry", user=OPENER, settle=False)
+    await bot.settle(expect=3)  # two clicks, and the work recorded again once
+
+    said = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert sum(ANSWER in text for text in said) == 1, "answered once"
+    assert len(bot.llm.requests) - asked <= 1, "the model was asked at most once more"
+    edited = slack.message(CHANNEL, failure["ts"])
+    assert edited is not None
+    assert edited["text"] == f"🔁 Retrying at <@{SRE}>'s request…"
+    assert buttons(edited) == []
+    (note,) = slack.ephemerals(user=OPENER)
+    assert "already being retried" in note["text"]
+    assert note["thread_ts"] == thread_ts
+
+
+async def test_a_retry_of_work_that_has_since_succeeded_says_so_privately(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts, failure = await failed_turn(bot, slack)
+    await bot.click(failure, action_prefix="fm_retry")
+    messages_before = len(bot.bot_messages(thread_ts))
+
+    await bot.click(failure, action_prefix="fm_retry", user=SRE)  # a client showing the old one
+
+    (note,) = slack.ephemerals(user=SRE)
+    assert "succeeded" in note["text"]
+    assert len(bot.bot_messages(thread_ts)) == messages_before
+
+
+async def test_a_retry_button_pointing_at_another_thread_is_refused(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    _, failure = await failed_turn(bot, slack)
+    other_ts = await bot.mention("db-1 is down", statement_reply())
+    (question,) = with_buttons(bot.bot_messages(other_ts), "fm_answer")
+    forged = {**question, "blocks": failure["blocks"]}  # the Retry, shown in the other thread
+
+    await bot.click(forged, action_prefix="fm_retry")
+
+    (note,) = slack.ephemerals(user=OPENER)
+    assert "not one of mine" in note["text"]
+    assert failures(bot, other_ts) == []
