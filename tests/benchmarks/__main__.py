@@ -70,8 +70,8 @@ def main() -> None:
     print(json.dumps(report, indent=2))
     # The Slack edge under load (50 threads, a 2 s fake model), then what no scheduling can
     # remove from a burst turn (the model call and the knowledge search), then the command
-    # line's cold start: readable tables.
-    for module in ("bot_latency", "bot_floor", "bench_startup"):
+    # line's cold start, then the bot's own start (healthy → ready, acks meanwhile): readable.
+    for module in ("bot_latency", "bot_floor", "bench_startup", "bot_start"):
         print(printed(module), end="")
 
 
