@@ -1,0 +1,87 @@
+"""The demo's steps: run the incident, write the page, the numbers and the picture."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from tests.demo.page import ThreadView, render_page
+from tests.demo.scenario import Transcript, record_incident
+from tests.demo.screenshot import INSTALL_HINT, ScreenshotError, find_chromium, screenshot
+from tests.demo.summary import count, report
+from tests.fakes.slack_state import BOT_USER_ID
+from tests.paths import REPO_ROOT
+
+DOCS = REPO_ROOT / "docs"
+NOTE = (
+    "FaultMaven for Slack, `make demo`: the checkout-api incident run through the bot against "
+    "FakeSlack and a scripted model. Messages show their final state; times follow the story."
+)
+
+
+def make_demo(out: Path, *, width: int = 900, update_docs: bool = False) -> int:
+    """Everything `make demo` does; 1 if the incident stopped before its end."""
+    with tempfile.TemporaryDirectory(prefix="fm-demo-") as data_dir:
+        transcript = asyncio.run(record_incident(Path(data_dir)))
+    page = write_outputs(transcript, out)
+    print(f"Wrote {page}")
+    print((out / "summary.txt").read_text(encoding="utf-8"), end="")
+    picture = take_picture(page, out / "thread.png", width=width)
+    if update_docs:
+        copy_to_docs(page, picture)
+    if transcript.error:
+        print(f"The incident stopped early: {transcript.error}")
+        return 1
+    return 0
+
+
+def thread_view(transcript: Transcript) -> ThreadView:
+    """The page's input: Slack's record of the thread, shown at the story's times."""
+    return ThreadView(
+        messages=transcript.thread,
+        people=transcript.people,
+        bot_user=BOT_USER_ID,
+        ephemerals=transcript.ephemerals,
+        shown_at=lambda ts: transcript.clock.story_at(float(ts)),
+        note=NOTE,
+    )
+
+
+def write_outputs(transcript: Transcript, out: Path) -> Path:
+    """thread.html, thread.json and summary.txt; returns the page's path."""
+    page = out / "thread.html"
+    page.write_text(render_page(thread_view(transcript)), encoding="utf-8")
+    record = {"thread": transcript.thread, "ephemerals": transcript.ephemerals}
+    (out / "thread.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    actions = [(a.step.name, a.real) for a in transcript.actions]
+    numbers = count(transcript.thread, actions, ephemerals=transcript.ephemerals)
+    (out / "summary.txt").write_text(report(numbers) + "\n", encoding="utf-8")
+    return page
+
+
+def take_picture(page: Path, png: Path, *, width: int) -> Path | None:
+    """The PNG, or None (and why) when Chromium is missing or fails."""
+    browser = find_chromium()
+    if browser is None:
+        print(f"No Chromium, so no PNG (the HTML is complete). For the picture: {INSTALL_HINT}")
+        return None
+    url = page.resolve().as_uri()
+    try:
+        png.write_bytes(asyncio.run(screenshot(url, browser=browser, width=width)))
+    except (ScreenshotError, OSError, TimeoutError) as failed:
+        print(f"Chromium could not take the picture ({failed}); the HTML is complete.")
+        return None
+    print(f"Wrote {png}")
+    return png
+
+
+def copy_to_docs(page: Path, picture: Path | None) -> None:
+    """docs/demo.html always; docs/demo.png when there is a picture."""
+    shutil.copyfile(page, DOCS / "demo.html")
+    print(f"Copied the page to {DOCS / 'demo.html'}")
+    if picture is not None:
+        shutil.copyfile(picture, DOCS / "demo.png")
+        print(f"Copied the picture to {DOCS / 'demo.png'}")

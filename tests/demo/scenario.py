@@ -1,0 +1,89 @@
+"""Run the checkout-api incident through the bot and keep what Slack ended up holding."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.fakes.slack_server import FakeSlack
+from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, CHANNEL, OPENER
+from tests.integration.bot.incident import PEOPLE, incident_bot, run_incident
+from tests.integration.bot.incident_replies import CitingModelServer
+from tests.integration.bot.incident_story import Step, StoryClock
+
+JsonDict = dict[str, Any]
+PREVIEW_BYTES = 2048
+
+
+@dataclass(frozen=True)
+class Action:
+    """A person's action and the real time it began (seconds since the epoch)."""
+
+    step: Step
+    real: float
+
+
+@dataclass
+class Transcript:
+    """The thread as Slack holds it after the incident, and how it came about."""
+
+    clock: StoryClock
+    thread: list[JsonDict] = field(default_factory=list)
+    ephemerals: list[JsonDict] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    error: str | None = None
+    """Why the incident stopped before its end (the thread shows how far it got)."""
+    people: dict[str, str] = field(default_factory=lambda: dict(PEOPLE))
+    viewer: str = OPENER
+
+
+async def record_incident(data_dir: Path) -> Transcript:
+    """The whole incident, with the fakes and a bot whose data lives in ``data_dir``."""
+    transcript = Transcript(clock=StoryClock())
+
+    async def on_step(step: Step) -> None:
+        transcript.actions.append(Action(step, time.time()))
+
+    async with (
+        FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack,
+        CitingModelServer() as llm,
+        incident_bot(slack, llm, data_dir, clock=transcript.clock) as bot,
+    ):
+        thread_ts: str | None = None
+        try:
+            thread_ts = await run_incident(bot, on_step=on_step, clock=transcript.clock)
+        except (AssertionError, TimeoutError) as stopped:
+            transcript.error = str(stopped) or type(stopped).__name__
+        thread_ts = thread_ts or _first_thread(slack)
+        if thread_ts:
+            keep_thread(transcript, slack, thread_ts)
+    return transcript
+
+
+def keep_thread(transcript: Transcript, slack: FakeSlack, thread_ts: str) -> None:
+    """The thread's messages (files with their first lines, as Slack previews them) and the
+    ephemerals sent to the viewer in it."""
+    transcript.thread = [with_previews(slack, m) for m in slack.messages(CHANNEL, thread_ts)]
+    transcript.ephemerals = [
+        e for e in slack.ephemerals(CHANNEL, transcript.viewer) if e.get("thread_ts") == thread_ts
+    ]
+
+
+def with_previews(slack: FakeSlack, message: JsonDict) -> JsonDict:
+    """``message`` with a ``preview`` on each text file it shares, as Slack's file objects have."""
+    files = []
+    for file in message.get("files") or []:
+        content = slack.file_content(str(file.get("id")))
+        if content is not None and b"\0" not in content[:PREVIEW_BYTES]:
+            preview = content[:PREVIEW_BYTES].decode("utf-8", errors="replace")
+            truncated = len(content) > PREVIEW_BYTES
+            file = {**file, "preview": preview, "preview_is_truncated": truncated}
+        files.append(file)
+    return {**message, "files": files} if files else message
+
+
+def _first_thread(slack: FakeSlack) -> str | None:
+    top = slack.messages(CHANNEL)
+    return str(top[0]["ts"]) if top else None

@@ -1,0 +1,94 @@
+"""The thread's numbers, which the presentation is judged by: at most one new bot post per
+person's action, and no visible message over 3,000 characters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tests.demo.visible import visible_length
+
+JsonDict = dict[str, Any]
+MAX_POSTS_PER_ACTION = 1
+MAX_VISIBLE_CHARS = 3000
+
+
+@dataclass(frozen=True)
+class ActionPosts:
+    """How many new bot messages one person's action brought."""
+
+    action: str
+    posts: int
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The thread, counted."""
+
+    bot_messages: int
+    bot_characters: int
+    human_actions: int
+    longest: int
+    per_action: tuple[ActionPosts, ...]
+    ephemerals: int = 0
+
+    @property
+    def actions_over(self) -> list[str]:
+        """Actions that brought more than one new post."""
+        return [a.action for a in self.per_action if a.posts > MAX_POSTS_PER_ACTION]
+
+    @property
+    def too_long(self) -> bool:
+        return self.longest > MAX_VISIBLE_CHARS
+
+
+def count(
+    thread: Sequence[JsonDict],
+    actions: Sequence[tuple[str, float]],
+    *,
+    ephemerals: Sequence[JsonDict] = (),
+) -> Numbers:
+    """Numbers for ``thread`` (final state); ``actions`` are (name, real start time) in order.
+
+    A bot message belongs to the last action that began before it was posted.
+    """
+    bots = [m for m in thread if m.get("bot_id")]
+    lengths = [visible_length(m) for m in bots]
+    starts = [start for _, start in actions]
+    per_action = tuple(
+        ActionPosts(name, sum(1 for m in bots if _posted_in(float(m["ts"]), i, starts)))
+        for i, (name, _) in enumerate(actions)
+    )
+    return Numbers(
+        bot_messages=len(bots),
+        bot_characters=sum(lengths),
+        human_actions=len(actions),
+        longest=max(lengths, default=0),
+        per_action=per_action,
+        ephemerals=len(ephemerals),
+    )
+
+
+def _posted_in(ts: float, index: int, starts: Sequence[float]) -> bool:
+    after_start = ts >= starts[index]
+    before_next = index + 1 == len(starts) or ts < starts[index + 1]
+    return after_start and before_next
+
+
+def report(numbers: Numbers) -> str:
+    """A few lines for the terminal."""
+    per_action = ", ".join(f"{a.action} {a.posts}" for a in numbers.per_action)
+    over = numbers.actions_over
+    posts = f"over for {', '.join(over)}" if over else "met"
+    length = "over" if numbers.too_long else "met"
+    lines = [
+        f"Bot messages: {numbers.bot_messages} ({numbers.bot_characters:,} characters), "
+        f"plus {numbers.ephemerals} only the engineer sees",
+        f"Human actions: {numbers.human_actions}",
+        f"Longest message: {numbers.longest:,} characters",
+        f"New bot posts per action: {per_action}",
+        f"Budget ≤ {MAX_POSTS_PER_ACTION} new post per action: {posts}",
+        f"Budget ≤ {MAX_VISIBLE_CHARS:,} characters per visible message: {length}",
+    ]
+    return "\n".join(lines)

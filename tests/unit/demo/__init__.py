@@ -1,0 +1,1 @@
+"""Tests of the demo: the Slack thread renderer and the numbers it prints."""
