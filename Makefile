@@ -14,7 +14,7 @@ export LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS := True
 export LANCEDB_LOG := error
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup run test test-quick lint fmt bench clean doctor eval
+.PHONY: setup run test test-quick lint fmt bench clean doctor eval demo
 
 setup: $(STAMP)
 
@@ -64,6 +64,12 @@ doctor: $(STAMP)
 # plays. Results in eval-results/.
 eval: $(STAMP)
 	$(BIN)/fm eval $(EVAL_ARGS)
+
+# The checkout-api incident through the bot against a fake Slack and a scripted model, written
+# to demo-output/: the thread as HTML and PNG, the payloads, and its numbers.
+# DEMO_ARGS=--update-docs refreshes docs/demo.png and docs/demo.html.
+demo: $(STAMP)
+	$(BIN)/python -m tests.demo --out demo-output $(DEMO_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .coverage *.egg-info

@@ -1,11 +1,13 @@
 """`make demo`: one realistic incident through the bot, written out as the thread people see.
 
-    python -m tests.demo [--out demo-output] [--update-docs] [--width 900]
+    python -m tests.demo [--out demo-output] [--update-docs] [--width 900] [--pillow]
 
 Runs the checkout-api incident (tests/integration/bot/incident.py) against FakeSlack and a
-scripted model, then writes into ``--out``: ``thread.html`` (self-contained), ``thread.png``
-(when Chromium is installed), ``thread.json`` (what Slack holds), ``summary.txt`` and the bot's
-log. ``--update-docs`` copies the picture to docs/demo.png and the page to docs/demo.html.
+scripted model, then writes into ``--out``: ``thread.html`` (self-contained), ``thread.png``,
+``thread.json`` (what Slack holds), ``summary.txt`` and the bot's log. The picture is Chromium's
+screenshot of the page when Chromium is installed, otherwise (or with ``--pillow``) the thread
+drawn with Pillow from the same messages. ``--update-docs`` copies the picture to docs/demo.png
+and the page to docs/demo.html.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(filename=out / "bot.log", filemode="w", level=logging.INFO, force=True)
     from tests.demo.run import make_demo  # after the environment above: litellm reads it
 
-    return make_demo(out, width=args.width, update_docs=args.update_docs)
+    return make_demo(out, width=args.width, update_docs=args.update_docs, pillow=args.pillow)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--width", type=int, default=900, help="picture width in CSS pixels")
     parser.add_argument(
         "--update-docs", action="store_true", help="copy the picture to docs/demo.png"
+    )
+    parser.add_argument(
+        "--pillow", action="store_true", help="draw the picture with Pillow even with Chromium"
     )
     return parser
 

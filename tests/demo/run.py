@@ -1,4 +1,5 @@
-"""The demo's steps: run the incident, write the page, the numbers and the picture."""
+"""The demo's steps: run the incident, write the page, the numbers and the picture (Chromium's
+screenshot of the page when Chromium is installed, otherwise drawn with Pillow)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from tests.demo.page import ThreadView, render_page
+from tests.demo.picture import write_picture
 from tests.demo.scenario import Transcript, record_incident
 from tests.demo.screenshot import INSTALL_HINT, ScreenshotError, find_chromium, screenshot
 from tests.demo.summary import count, report
@@ -22,14 +24,18 @@ NOTE = (
 )
 
 
-def make_demo(out: Path, *, width: int = 900, update_docs: bool = False) -> int:
-    """Everything `make demo` does; 1 if the incident stopped before its end."""
+def make_demo(
+    out: Path, *, width: int = 900, update_docs: bool = False, pillow: bool = False
+) -> int:
+    """Everything `make demo` does; 1 if the incident stopped before its end. ``pillow`` draws
+    the picture with Pillow even when Chromium is installed."""
     with tempfile.TemporaryDirectory(prefix="fm-demo-") as data_dir:
         transcript = asyncio.run(record_incident(Path(data_dir)))
     page = write_outputs(transcript, out)
     print(f"Wrote {page}")
     print((out / "summary.txt").read_text(encoding="utf-8"), end="")
-    picture = take_picture(page, out / "thread.png", width=width)
+    view = thread_view(transcript)
+    picture = make_picture(view, page, out / "thread.png", width=width, pillow=pillow)
     if update_docs:
         copy_to_docs(page, picture)
     if transcript.error:
@@ -62,19 +68,31 @@ def write_outputs(transcript: Transcript, out: Path) -> Path:
     return page
 
 
+def make_picture(
+    view: ThreadView, page: Path, png: Path, *, width: int, pillow: bool = False
+) -> Path:
+    """thread.png, always: Chromium's screenshot of the page when Chromium is installed and
+    works (and ``pillow`` is false), otherwise drawn with Pillow from the same messages."""
+    if not pillow and take_picture(page, png, width=width) is not None:
+        return png
+    write_picture(view, png, width=width)
+    print(f"Wrote {png} (drawn with Pillow from the thread's messages)")
+    return png
+
+
 def take_picture(page: Path, png: Path, *, width: int) -> Path | None:
-    """The PNG, or None (and why) when Chromium is missing or fails."""
+    """Chromium's screenshot of the page, or None (and why) when Chromium is missing or fails."""
     browser = find_chromium()
     if browser is None:
-        print(f"No Chromium, so no PNG (the HTML is complete). For the picture: {INSTALL_HINT}")
+        print(f"No Chromium for a screenshot of the page; for one: {INSTALL_HINT}.")
         return None
     url = page.resolve().as_uri()
     try:
         png.write_bytes(asyncio.run(screenshot(url, browser=browser, width=width)))
     except (ScreenshotError, OSError, TimeoutError) as failed:
-        print(f"Chromium could not take the picture ({failed}); the HTML is complete.")
+        print(f"Chromium could not take a screenshot of the page ({failed}).")
         return None
-    print(f"Wrote {png}")
+    print(f"Wrote {png} (Chromium's screenshot of the page)")
     return png
 
 
