@@ -7,9 +7,11 @@ Maps keyed by id are lists of objects carrying the id (strict JSON-schema modes 
 
 from __future__ import annotations
 
+import zlib
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from domain.base import DomainModel
 from domain.investigation.conclusions import AlternativeExplanation, SolutionType
@@ -28,6 +30,24 @@ from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus, ClosureReason
 
 MAX_REQUESTS_PER_TURN = 3
+MAX_ANSWER_CHARS = 4000
+"""What a thread message may say at most: the structured fields carry the rest."""
+DEGENERATE_FROM_CHARS = 1500
+DEGENERATE_RATIO = 0.12
+"""Text that compresses below this share of its size repeats itself (a model stuck in a loop)."""
+
+
+def _not_degenerate(text: str) -> str:
+    """Refuse an answer that repeats itself, so it is asked again instead of flooding a thread."""
+    if len(text) >= DEGENERATE_FROM_CHARS:
+        packed = len(zlib.compress(text.encode("utf-8")))
+        if packed / len(text.encode("utf-8")) < DEGENERATE_RATIO:
+            raise ValueError("the answer repeats itself; say it once, in a few sentences")
+    return text
+
+
+Answer = Annotated[str, Field(max_length=MAX_ANSWER_CHARS), AfterValidator(_not_degenerate)]
+"""``agent_response``: a few sentences for the thread, never a runaway."""
 
 
 class StatusChangeRequest(DomainModel):
@@ -82,8 +102,8 @@ class ConsultingStateUpdate(DomainModel):
 class ConsultingResponse(DomainModel):
     """Template 1 (consulting) reply."""
 
-    agent_response: str
-    """What you say in the thread (Slack markdown)."""
+    agent_response: Answer
+    """What you say in the thread (Slack markdown), a few sentences."""
     state_updates: ConsultingStateUpdate = Field(default_factory=ConsultingStateUpdate)
     citations: list[str] = Field(default_factory=list)
     """Labels (cite="…") of the quoted excerpts your answer relies on."""
@@ -283,8 +303,8 @@ class InvestigationStateUpdate(DomainModel):
 class InvestigationResponse(DomainModel):
     """Template 2 (investigating) reply."""
 
-    agent_response: str
-    """What you say in the thread (Slack markdown)."""
+    agent_response: Answer
+    """What you say in the thread (Slack markdown), a few sentences."""
     state_updates: InvestigationStateUpdate = Field(default_factory=InvestigationStateUpdate)
     citations: list[str] = Field(default_factory=list)
     """Labels (cite="…") of the quoted excerpts your answer relies on."""
@@ -314,8 +334,8 @@ class TerminalStateUpdate(DomainModel):
 class TerminalResponse(DomainModel):
     """Template 3 (terminal) reply."""
 
-    agent_response: str
-    """What you say in the thread (Slack markdown)."""
+    agent_response: Answer
+    """What you say in the thread (Slack markdown), a few sentences."""
     state_updates: TerminalStateUpdate = Field(default_factory=TerminalStateUpdate)
     citations: list[str] = Field(default_factory=list)
     """Labels (cite="…") of the quoted excerpts your answer relies on."""

@@ -149,7 +149,7 @@ async def test_a_duplicate_delivery_of_an_event_is_answered_once(
 
     assert (first, again) == (200, 200)
     assert len(bot.llm.requests) == 1
-    assert len(bot.bot_messages(ts)) == 3  # header, answer, question
+    assert len(bot.bot_messages(ts)) == 2  # header, answer with its question
 
 
 async def test_with_the_model_down_the_thread_gets_one_clear_sentence_and_the_next_turn_works(
@@ -264,3 +264,19 @@ async def test_a_reply_saved_but_not_shown_before_a_restart_is_shown_without_ask
     assert len(bot.llm.requests) == asked, "the model was not asked again"
     texts = [text_of(m) for m in bot.bot_messages(thread_ts)]
     assert sum("Kept answer." in t for t in texts) == 1, "shown once, even when run twice"
+
+
+async def test_a_runaway_answer_is_a_model_fault_in_one_sentence_not_a_flood(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    before = len(bot.bot_messages(thread_ts))
+    runaway = "The pool is exhausted, see line 42. " * 6000  # ~200 KB, repeating itself
+
+    await bot.reply(thread_ts, "any news?", chat_reply(runaway), chat_reply(runaway))
+
+    after = bot.bot_messages(thread_ts)
+    assert len(after) == before + 1, "one message, not the answer cut into dozens"
+    assert len(text_of(after[-1])) < 1000
+    assert "The pool is exhausted" not in text_of(after[-1])
+    assert len(bot.llm.requests) == 3, "the answer was asked for again once, then given up"
