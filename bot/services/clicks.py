@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from bot.inbox.work import ClickWork
+from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
-from bot.services.presenter import ThreadPresenter
+from bot.services.presenter import ThreadPresenter, thread_of
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
+from bot.services.turns import TurnService
 from bot.slack.ids import (
     AnswerValue,
     CaseValue,
@@ -22,6 +23,7 @@ from domain.engine.answers import follow_up_note
 from domain.engine.engine import TurnEngine, TurnResult
 from domain.errors import NotFoundError
 from domain.lifecycle.confirmations import (
+    ConfirmationKind,
     ConfirmationState,
     Decision,
     DeliverablesPayload,
@@ -35,6 +37,18 @@ from domain.records import AuditEntry
 logger = logging.getLogger(__name__)
 
 UNAVAILABLE_REASON = "marked as not obtainable from Slack"
+GO_ON = {
+    ConfirmationState.ACCEPTED: (
+        "The problem statement above is confirmed. Go on with the investigation: what do you "
+        "need from me first?"
+    ),
+    ConfirmationState.REJECTED: (
+        "The problem statement above is not what is going wrong. Ask me what to correct."
+    ),
+}
+"""What a click on the problem statement says to the model: the turn it starts moves the case
+on (the evidence to collect first, or what to correct) instead of waiting for someone to type."""
+CLICK_SUFFIX = "+click"
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
 
 
@@ -52,8 +66,10 @@ class ClickService:
         audit: AuditRepository,
         clock: Clock,
         scoring: ScoringService,
+        turns: TurnService | None = None,
     ) -> None:
         self._engine = engine
+        self._turns = turns
         self._cases = cases
         self._presenter = presenter
         self._closing = closing
@@ -103,6 +119,26 @@ class ClickService:
         assert result.decided is not None  # a click always answers
         after = follow_up_note(result.decided, result.reply.documents)
         await self._follow_up(saved, result, after=after)
+        await self._go_on(work, saved, decided)
+
+    async def _go_on(self, work: ClickWork, case: Case, decided: PendingConfirmation) -> None:
+        """A click on the problem statement runs a turn, as if the person had said so."""
+        said = GO_ON.get(decided.state)
+        if (
+            self._turns is None
+            or decided.kind is not ConfirmationKind.PROBLEM_STATEMENT
+            or not said
+        ):
+            return
+        # Named after the question's message, so it sorts right after it in the conversation.
+        ts = f"{work.message_ts or case.thread_ts}{CLICK_SUFFIX}"
+        clicked = ThreadMessage(ts=ts, author=work.user_id, text=said)
+        await self._turns.take_turn(
+            thread=thread_of(case),
+            messages=[clicked],
+            work_key=f"{decided.confirmation_id}{CLICK_SUFFIX}",
+            case=case,
+        )
 
     async def _follow_up(self, case: Case, result: TurnResult, *, after: str) -> None:
         """New questions, documents or notes the answer produced; then the header.

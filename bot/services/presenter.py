@@ -13,13 +13,15 @@ import logging
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 
+from slack_sdk.models.blocks import Block
+
 from bot.inbox.work import ThreadRef
 from bot.services.ports import ChatSurface
 from bot.services.refs import MessageRefs
 from bot.services.waiting import WaitingSigns
 from bot.slack.render.header import case_header_message
 from bot.slack.render.limits import fit
-from bot.slack.render.message import SlackMessage
+from bot.slack.render.message import SlackMessage, divider, message
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
 from bot.slack.render.reply import reply_message
 from domain.case import Case
@@ -32,6 +34,7 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.lifecycle.status import TERMINAL_STATUSES
+from domain.people import mention
 from domain.records import PostedKind
 
 logger = logging.getLogger(__name__)
@@ -135,16 +138,32 @@ class ThreadPresenter:
             await self.show_reply(case, TurnReply.model_validate(kept.body), key=work_key)
         return True
 
-    async def show_reply(self, case: Case, reply: TurnReply, *, key: str = "") -> str:
-        """The reply as a new message (so its notification carries it), its prompts, documents.
+    async def show_reply(
+        self, case: Case, reply: TurnReply, *, key: str = "", lead: Sequence[SlackMessage] = ()
+    ) -> str:
+        """The reply as one new message (so its notification carries it), opening with ``lead``
+        (what was found in the files it answers), its questions at its foot; then its documents.
 
-        Where the reply was posted is remembered under ``key``, with what it said.
+        Where the reply was posted is remembered under ``key``, with what it said; each question
+        is remembered at the same message, with the reply, so a click can redraw the message
+        with the decision in place of the buttons. A reply too long to share one message with its
+        questions has them posted after it.
         """
-        at = await self.post(case, reply_message(reply, case_id=case.case_id))
+        together = self._reply_with_questions(case, reply, lead=lead)
+        alone = not reply.confirmations or len(fit(together)) > 1
+        rendered = _led(lead, reply_message(reply, case_id=case.case_id)) if alone else together
+        at = await self.post(case, rendered)
+        body = reply.model_dump(mode="json")
         if key:
-            body = reply.model_dump(mode="json")
             await self._refs.remember(case, PostedKind.REPLY, at, key, body=body)
-        await self.show_prompts(case, reply.confirmations)
+        if alone:
+            await self.show_prompts(case, reply.confirmations)
+        else:
+            kept = {"reply": body, "lead": [b for m in lead for b in m.block_dicts()]}
+            for prompt in reply.confirmations:
+                await self._refs.remember(
+                    case, PostedKind.PROMPT, at, prompt.confirmation_id, body=kept
+                )
         await self._rewrite_superseded(case, reply)
         for document in reply.documents:
             await self.surface.upload(
@@ -155,6 +174,23 @@ class ThreadPresenter:
                 content=document.markdown,
             )
         return at
+
+    def _reply_with_questions(
+        self,
+        case: Case,
+        reply: TurnReply,
+        notes: dict[str, str] | None = None,
+        *,
+        lead: Sequence[SlackMessage] = (),
+    ) -> SlackMessage:
+        """The reply with each of its questions as the case has it now: asked (buttons),
+        answered (who decided what: ``notes`` by confirmation id, else a short default) or
+        replaced by a newer one; after ``lead``."""
+        shown = reply_message(reply, case_id=case.case_id)
+        blocks = list(shown.blocks)
+        for prompt in reply.confirmations:
+            blocks += _question(case, prompt, (notes or {}).get(prompt.confirmation_id)).blocks
+        return _led(lead, message(blocks, text=shown.text))
 
     async def show_prompts(self, case: Case, prompts: Sequence[ConfirmationPrompt]) -> None:
         """Each confirmation as its own message, so a click can rewrite just that one."""
@@ -190,11 +226,34 @@ class ThreadPresenter:
     async def mark_decided(
         self, case: Case, ts: str, confirmation: PendingConfirmation, note: str
     ) -> None:
-        """Rewrite the question at ``ts``: ``note`` on who decided what, no buttons any more."""
+        """Rewrite the question at ``ts``: ``note`` on who decided what, no buttons any more.
+
+        A question asked at the foot of a reply is redrawn there, the reply above it unchanged.
+        """
+        kept = await self._reply_of(case, confirmation.confirmation_id)
+        if kept is not None:
+            reply, lead = kept
+            notes = {confirmation.confirmation_id: note}
+            rendered = self._reply_with_questions(case, reply, notes, lead=lead)
+            await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+            return
         accepted = confirmation.state is ConfirmationState.ACCEPTED
         await self.surface.update(
             channel=case.channel_id, ts=ts, message=decided_message(note, accepted=accepted)
         )
+
+    async def _reply_of(
+        self, case: Case, confirmation_id: str
+    ) -> tuple[TurnReply, list[SlackMessage]] | None:
+        """The reply a question was asked in (and what it opened with), when they share a
+        message."""
+        kept = await self._refs.find(case, PostedKind.PROMPT, confirmation_id)
+        body = (kept.body or {}) if kept is not None else {}
+        if body.get("reply") is None:
+            return None
+        blocks = [Block.parse(b) for b in body.get("lead") or []]
+        lead = [message(b for b in blocks if b is not None)] if blocks else []
+        return TurnReply.model_validate(body["reply"]), lead
 
     async def _rewrite_superseded(self, case: Case, reply: TurnReply) -> None:
         for confirmation_id in reply.superseded_confirmation_ids:
@@ -202,6 +261,32 @@ class ThreadPresenter:
             ts = await self.prompt_ts(case, confirmation_id)
             if confirmation is None or ts is None:
                 continue
-            await self.surface.update(
-                channel=case.channel_id, ts=ts, message=superseded_message(confirmation.prompt)
+            kept = await self._reply_of(case, confirmation_id)
+            rendered = (
+                superseded_message(confirmation.prompt)
+                if kept is None
+                else self._reply_with_questions(case, kept[0], lead=kept[1])
             )
+            await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+
+
+def _question(case: Case, prompt: ConfirmationPrompt, note: str | None) -> SlackMessage:
+    """One question of a reply as it stands in ``case``."""
+    confirmation = case.find_confirmation(prompt.confirmation_id)
+    if confirmation is None or confirmation.state is ConfirmationState.PENDING:
+        final = is_final(case, prompt.confirmation_id)
+        return confirmation_message(prompt, case_id=case.case_id, final=final)
+    if confirmation.state is ConfirmationState.SUPERSEDED:
+        return superseded_message(prompt.prompt)
+    decision = confirmation.decision.value if confirmation.decision else "answered"
+    who = mention(confirmation.answered_by) if confirmation.answered_by else "Someone"
+    said = note or f"{who} answered {decision}."
+    return decided_message(said, accepted=confirmation.state is ConfirmationState.ACCEPTED)
+
+
+def _led(lead: Sequence[SlackMessage], shown: SlackMessage) -> SlackMessage:
+    """``shown`` opening with ``lead``'s blocks (its fallback text stays the answer's)."""
+    if not lead:
+        return shown
+    blocks = [block for part in lead for block in part.blocks]
+    return message([*blocks, divider(), *shown.blocks], text=shown.text)

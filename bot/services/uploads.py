@@ -10,7 +10,7 @@ from bot.inbox.work import SlackFileRef, ThreadMessage
 from bot.services.presenter import ThreadPresenter
 from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.message import SlackMessage
-from bot.slack.render.uploads import upload_refused, upload_summary
+from bot.slack.render.uploads import upload_lead, upload_refused
 from domain.case import Case
 from domain.engine.inputs import InputFile
 from domain.errors import NotFoundError
@@ -24,9 +24,11 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class Ingested:
-    """The files read for the next turn."""
+    """The files read for the next turn, and what to say about each at the top of its answer."""
 
     files: list[InputFile] = field(default_factory=list)
+    said: list[SlackMessage] = field(default_factory=list)
+    """Per file: what stands out in it, or why it was not read."""
 
 
 class UploadService:
@@ -50,20 +52,20 @@ class UploadService:
     async def ingest(self, *, case: Case, messages: Sequence[ThreadMessage]) -> Ingested:
         """Every file of these messages that could be read, ready for the next turn.
 
-        Each file is answered at once, with what was found in it (or why it was not read).
+        What was found in each file (or why it was not read) is kept for the answer to open with,
+        so one message answers the upload.
         """
         outcome = Ingested()
         for message in messages:
             for ref in message.files:
-                found = await self._one(case, ref, uploaded_by=message.author)
+                found = await self._one(case, ref, uploaded_by=message.author, outcome=outcome)
                 if found is not None:
                     outcome.files.append(found)
         return outcome
 
-    async def _say(self, case: Case, rendered: SlackMessage) -> None:
-        await self._presenter.post(case, rendered)
-
-    async def _one(self, case: Case, ref: SlackFileRef, *, uploaded_by: str) -> InputFile | None:
+    async def _one(
+        self, case: Case, ref: SlackFileRef, *, uploaded_by: str, outcome: Ingested
+    ) -> InputFile | None:
         file_id = f"{ref.file_id}@{case.case_id}"
         earlier = await self._earlier(file_id)
         if earlier is not None:
@@ -82,17 +84,19 @@ class UploadService:
             created_at=self._clock.now(),
         )
         await self._files.add(record)
-        content = await self._download(case, ref, record)
+        content = await self._download(case, ref, record, outcome)
         if content is None:
             return None
         report = await self._knowledge.ingest_case_file(
             team_id=case.team_id, case_id=case.case_id, filename=ref.name, content=content
         )
-        await self._say(case, upload_summary(report))
+        outcome.said.append(upload_lead(report))
         stored = await self._record(record, report, size=len(content))
         return _input(stored, report) if stored.status is FileStatus.INGESTED else None
 
-    async def _download(self, case: Case, ref: SlackFileRef, record: StoredFile) -> bytes | None:
+    async def _download(
+        self, case: Case, ref: SlackFileRef, record: StoredFile, outcome: Ingested
+    ) -> bytes | None:
         limit_mb = self._max_bytes // (1024 * 1024)
         reason: str | None = None
         if ref.size > self._max_bytes:
@@ -110,7 +114,7 @@ class UploadService:
         if reason is None:
             return content
         await self._files.update(record.model_copy(update={"status": FileStatus.REFUSED}))
-        await self._say(case, upload_refused(ref.name, reason))
+        outcome.said.append(upload_refused(ref.name, reason))
         logger.info("upload refused", extra={"case_id": case.case_id, "file_id": ref.file_id})
         return None
 

@@ -86,6 +86,7 @@ def build_services(
         audit=repositories.audit,
         clock=clock,
         scoring=scoring,
+        turns=turns,
     )
     services = Services(
         intake=intake,

@@ -8,7 +8,7 @@ from domain.engine.context import TurnContext
 from domain.engine.intents import parse_decision
 from domain.engine.view import DocumentView
 from domain.errors import DomainError
-from domain.lifecycle.confirmations import ConfirmationKind, ConfirmationState, Decision
+from domain.lifecycle.confirmations import ConfirmationKind, Decision
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer, may_answer
 from domain.lifecycle.special_states import DocumentType
 from domain.people import mention
@@ -56,14 +56,13 @@ def decision_note(result: AnswerResult) -> str:
         return "That question no longer applies; a newer one replaced it."
     if result.outcome is AnswerOutcome.ALREADY_ANSWERED:
         return f"{mention(confirmation.answered_by)} already answered that question."
-    verdict = "accepted" if confirmation.state is ConfirmationState.ACCEPTED else "declined"
     decision = confirmation.decision.value if confirmation.decision else "?"
     moves = "".join(f" The case is now {t.to_status.value}." for t in result.transitions)
     who = confirmation.answered_by
     asked = confirmation.prompt.rstrip()
     if moves and asked and asked[-1] not in ".?!":
         asked += "."  # "…Fix: roll back. The case is now resolved."
-    return f"{mention(who)} answered {decision} ({verdict}): {asked}{moves}"
+    return f"{mention(who)} answered {decision}: {asked}{moves}"
 
 
 def follow_up_note(result: AnswerResult, documents: Sequence[DocumentView]) -> str:

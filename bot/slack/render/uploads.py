@@ -19,6 +19,7 @@ MAX_FINDINGS = 5
 # When errors fill the list, this many places stay for what changed before them.
 CHANGE_PLACES = 2
 GIST_CHARS = 90
+_CHANGE_ORDER = (FindingKind.CHANGED, FindingKind.SURGE, FindingKind.NEW)
 _ICONS = {"CRITICAL": "🔴", "ERROR": "🔴", "WARN": "🟠"}
 # The icon says the level; on a phone the thread, logger and syslog prefix only push the
 # message out of sight (the model is given the whole line).
@@ -30,6 +31,7 @@ _PREAMBLE = re.compile(
     r"^[-\s]*(?:\d+\s+)?"  # a dash or a thread id
     r"(?:\S+\s+[\w./-]+\[\d+\]:\s+)?"  # syslog: host and program[pid]
     r"(?:" + _LEVELS + r"\s+)?"
+    r"(?:\d+\s+---\s+\[[^\]]*\]\s+[\w.$]+\s*:\s+)?"  # Spring Boot: pid --- [thread] logger :
     r"(?:(?:\[[^\]]*\]\s*)+(?=(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s|-\s))?"  # [thread] before a logger
     r"(?:(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s+|-\s+)?"  # the logger
 )
@@ -61,6 +63,11 @@ def upload_summary(report: IngestReport) -> SlackMessage:
     return message(blocks)
 
 
+def upload_lead(report: IngestReport) -> SlackMessage:
+    """The findings as the opening of the answer the upload gets."""
+    return message(upload_findings(report))
+
+
 def upload_refused(filename: str, reason: str) -> SlackMessage:
     """A file that was not read, and why."""
     blocks = _refused_blocks(filename, reason)
@@ -74,7 +81,12 @@ def _refused_blocks(filename: str, reason: str) -> list[Block]:
 def shown_findings(findings: list[Finding]) -> list[Finding]:
     """Errors and warnings first, keeping a place or two for what changed, five at most."""
     problems = [f for f in findings if f.kind is FindingKind.PROBLEM]
-    changes = [f for f in findings if f.kind is not FindingKind.PROBLEM]
+    # A changed value explains most (a setting cut at a deploy), then a rate jump, then a message
+    # that is merely new; each kind keeps its own order.
+    changes = sorted(
+        (f for f in findings if f.kind is not FindingKind.PROBLEM),
+        key=lambda f: _CHANGE_ORDER.index(f.kind),
+    )
     kept_changes = min(len(changes), CHANGE_PLACES, MAX_FINDINGS)
     kept_problems = problems[: MAX_FINDINGS - kept_changes]
     return kept_problems + changes[: MAX_FINDINGS - len(kept_problems)]

@@ -99,8 +99,7 @@ def propose_statement(ctx: TurnContext, statement: str) -> None:
         )
     ctx.propose(
         ProblemStatementPayload(statement=statement, and_investigate=True),
-        f"Let me confirm the problem: *{statement}* Is this accurate, and shall I start a formal "
-        "investigation? (Yes / No, or type a correction)",
+        f"Is this the problem to investigate? *{statement}*",
     )
 
 

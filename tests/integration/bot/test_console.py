@@ -21,7 +21,11 @@ async def test_the_console_runs_an_investigation_typed_into_the_terminal(
     log.write_text("2026-11-21T14:05:01Z ERROR db timeout\n2026-11-21T14:05:02Z ERROR db timeout\n")
     stdin = io.StringIO(f"payments API returns 500s since 14:05\n2\nfile {log}\n/fm cases\nquit\n")
     out = io.StringIO()
-    llm.script(statement_reply(), chat_reply("The log shows DB timeouts."))
+    llm.script(
+        statement_reply(),
+        chat_reply("Share the application log since 14:00."),  # the Yes moves the case on
+        chat_reply("The log shows DB timeouts."),
+    )
     settings = load_settings(
         {"FM_DATA_DIR": str(tmp_path / "data"), "FM_LLM_MODEL": "openai/test-model"},
         env_file=None,
@@ -33,14 +37,15 @@ async def test_the_console_runs_an_investigation_typed_into_the_terminal(
     shown = out.getvalue()
     assert STATEMENT in shown
     assert "[2] ✅ Yes" in shown
-    assert "@you answered yes (accepted)" in shown
+    assert "@you answered yes: Is this the problem to investigate?" in shown
     assert "Investigating" in shown
     assert "📄 `app.log`: read, and searchable from now on." in shown
     assert "2 lines" in shown
+    assert "Share the application log since 14:00." in shown
     assert "The log shows DB timeouts." in shown
     assert "Open cases (1)" in shown
     assert "Traceback" not in shown
-    assert len(llm.requests) == 2
+    assert len(llm.requests) == 3
 
 
 async def test_without_a_model_the_console_still_opens_a_case_and_answers_plainly(

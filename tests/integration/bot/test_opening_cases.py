@@ -16,18 +16,18 @@ from tests.integration.bot.harness import (
 from tests.integration.bot.replies import STATEMENT, statement_reply
 
 
-async def test_a_mention_opens_a_case_with_a_header_a_reply_and_a_question(
+async def test_a_mention_opens_a_case_with_a_header_and_a_reply_asking_its_question(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
     thread_ts = await bot.mention("payments API returns 500s since 14:05", statement_reply())
 
-    header, answer, question = bot.bot_messages(thread_ts)
+    header, answer = bot.bot_messages(thread_ts)  # the question is at the answer's foot
     case = await bot.case(thread_ts)
     assert case.short_id in text_of(header)
     assert "Being described" in text_of(header)
     assert [b["action_id"] for b in buttons(header)] == ["fm_close_case"]
     assert STATEMENT in text_of(answer)
-    assert [b["action_id"] for b in buttons(question)] == ["fm_answer:yes", "fm_answer:no"]
+    assert [b["action_id"] for b in buttons(answer)] == ["fm_answer:yes", "fm_answer:no"]
     assert case.status is CaseStatus.CONSULTING
     assert case.user_id == OPENER
     assert slack.invalid_payloads == []

@@ -125,6 +125,7 @@ async def test_a_whole_investigation_completes_with_no_error_shown(
     caplog.set_level(logging.WARNING)
     thread_ts = await bot.mention("checkout-api returns 502 since 14:05", statement_reply())
     (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    bot.llm.script(json_reply("Share the checkout-api log since 14:00."))  # the Yes moves on
     await bot.click(question, decision="yes")
     await bot.reply(
         thread_ts,

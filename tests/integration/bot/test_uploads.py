@@ -92,14 +92,16 @@ async def test_an_uploaded_loghub_log_is_summarised_then_answered_with_correct_l
         bot, thread_ts, OPENSSH.filename, OPENSSH.log_path.read_bytes(), CitingLLMServer.CITE_FIRST
     )
 
-    summary, answer = (text_of(m) for m in bot.bot_messages(thread_ts)[-2:])
+    # One message answers the upload: what stands out in the file, then the answer (its text).
+    message = bot.bot_messages(thread_ts)[-1]
+    summary, answer = text_of(message), message["text"]
     assert "📄 `OpenSSH_2k.log` — what stands out:" in summary
     assert "`OpenSSH_2k.log:" in summary, "each finding cites its line"
     assert "2,000 lines" in summary
     assert "errors" in summary
     downloads = slack.calls_to("file_download")
     assert [d["authorized"] for d in downloads] == [True]
-    label = re.search(r"`(OpenSSH_2k\.log:(\d+)(?:-(\d+))?[^`]*)`", answer)
+    label = re.search(r"(OpenSSH_2k\.log:(\d+)(?:-(\d+))?(?: \(\d\d:\d\d:\d\dZ\))?)", answer)
     assert label is not None, answer
     first, last = int(label.group(2)), int(label.group(3) or label.group(2))
     lines = OPENSSH.log_path.read_text().splitlines()[first - 1 : last]
@@ -129,7 +131,7 @@ async def test_secrets_in_an_upload_never_reach_the_model_or_slack(
     for secret in SECRETS:
         assert secret not in sent_to_model
         assert all(secret not in text_of(m) for m in bot.thread(thread_ts) if m.get("bot_id"))
-    summary = text_of(bot.bot_messages(thread_ts)[-2])
+    summary = text_of(bot.bot_messages(thread_ts)[-1])
     assert "🔒 3 secrets were redacted" in summary
 
 
@@ -169,7 +171,7 @@ async def test_a_file_a_slack_connect_event_only_names_is_described_then_read(
 
     await bot.reply(thread_ts, "their log", chat_reply("Read it."), files=[named])
 
-    summary = text_of(bot.bot_messages(thread_ts)[-2])
+    summary = text_of(bot.bot_messages(thread_ts)[-1])
     assert "📄 `auth.log`: no errors, warnings or changes stand out." in summary
     assert "40 lines" in summary
     assert [c["file"] for c in slack.calls_to("files.info")] == [hosted["id"]]
@@ -184,7 +186,7 @@ async def test_a_named_file_slack_will_not_describe_is_refused_with_a_reason(
 
     await bot.reply(thread_ts, "their log", chat_reply("Noted."), files=[named])
 
-    refusal = text_of(bot.bot_messages(thread_ts)[-2])
+    refusal = text_of(bot.bot_messages(thread_ts)[-1])
     assert "didn't read `F0GONE`" in refusal
     assert "no download link" in refusal
     assert slack.calls_to("files.info", ok=False)
@@ -199,7 +201,7 @@ async def test_a_file_over_the_limit_is_refused_without_downloading_it(
 
     await bot.reply(thread_ts, "the log", chat_reply("I can't read that one."), files=[huge])
 
-    refusal = text_of(bot.bot_messages(thread_ts)[-2])
+    refusal = text_of(bot.bot_messages(thread_ts)[-1])
     assert "didn't read `huge.log`" in refusal
     assert "limit is 1 MB" in refusal
     assert slack.calls_to("file_download") == []
@@ -214,7 +216,7 @@ async def test_a_file_link_that_is_not_slacks_is_never_fetched_with_the_token(
 
     await bot.reply(thread_ts, "the log", chat_reply("Noted."), files=[shared])
 
-    refusal = text_of(bot.bot_messages(thread_ts)[-2])
+    refusal = text_of(bot.bot_messages(thread_ts)[-1])
     assert "does not point at Slack" in refusal
     assert slack.calls_to("file_download") == []
     assert CHANNEL

@@ -83,7 +83,7 @@ async def test_a_typed_yes_confirms_the_statement_and_the_model_hears_of_it() ->
     assert result.case.consulting.problem_statement_confirmed
     (call,) = rig.llm.calls
     assert call.template == "investigating"
-    assert "System note: {@U_OPENER} answered yes (accepted)" in call.messages[-1].content
+    assert "System note: {@U_OPENER} answered yes: " in call.messages[-1].content
     assert result.reply.text == "Starting the investigation."
     assert result.reply.summary.phase is Phase.ONGOING
 
@@ -254,7 +254,7 @@ async def test_without_a_model_a_typed_answer_is_applied_and_not_evidence() -> N
 
     assert result.case.status is CaseStatus.INVESTIGATING
     assert result.case.evidence == []
-    assert "answered yes (accepted)" in result.reply.text
+    assert "answered yes: " in result.reply.text
 
 
 async def test_without_a_model_a_finished_case_records_nothing() -> None:
@@ -343,7 +343,7 @@ async def test_a_button_applies_once_and_says_what_happened() -> None:
 
     assert case.find_confirmation(cf.confirmation_id).is_pending  # type: ignore[union-attr]
     assert first.reply.kind is ReplyKind.DECISION
-    assert "answered no (declined)" in first.reply.text
+    assert "answered no: " in first.reply.text
     assert again.reply.text == "{@U_OPENER} already answered that question."
     assert again.case.status is CaseStatus.CONSULTING
 
@@ -364,7 +364,7 @@ async def test_what_a_yes_did_reads_as_sentences(prompt: str, said: str) -> None
         case=case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.YES
     )
 
-    assert result.reply.text == f"{{@U_OPENER}} answered yes (accepted): {said}"
+    assert result.reply.text == f"{{@U_OPENER}} answered yes: {said}"
 
 
 async def test_a_superseded_question_says_so() -> None:

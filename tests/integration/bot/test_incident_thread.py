@@ -1,0 +1,47 @@
+"""The checkout-api incident's thread, read as the on-call engineer reads it: its budget.
+
+One new message per person's action, except opening a case (the case summary and the answer) and
+asking for the documents (a note and the two files); no visible message over 3,000 characters; a
+click never leaves the case waiting for someone to type; the mitigation's command is visible; the
+answer to the upload opens with findings that cite lines.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.demo.scenario import record_incident
+from tests.demo.summary import count
+
+OPENING = "mention"
+DOCUMENTS = "want_documents"
+ROLLBACK = "kubectl rollout undo deploy/checkout-api -n shop"
+
+
+async def test_the_incident_thread_keeps_to_its_budget(tmp_path: Path) -> None:
+    transcript = await record_incident(tmp_path)
+    assert transcript.error is None, transcript.error
+    actions = [(a.step.name, a.real) for a in transcript.actions]
+    numbers = count(transcript.thread, actions, ephemerals=transcript.ephemerals)
+    posts = {a.action: a.posts for a in numbers.per_action}
+
+    assert "ask_next" not in posts, "confirming the problem moved the case on by itself"
+    assert posts[OPENING] == 2
+    others = {name: n for name, n in posts.items() if name not in (OPENING, DOCUMENTS)}
+    assert others == dict.fromkeys(others, 1), posts
+    assert posts[DOCUMENTS] <= 3
+    assert not numbers.too_long, numbers.longest
+
+
+async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path: Path) -> None:
+    transcript = await record_incident(tmp_path)
+    bots = [m for m in transcript.thread if m.get("bot_id")]
+    shown = [json.dumps(m.get("blocks", []), ensure_ascii=False) for m in bots]
+
+    assert any(ROLLBACK in text for text in shown), "the mitigation's command is visible"
+    (answer,) = [m for m in bots if "what stands out" in json.dumps(m.get("blocks", []))]
+    findings = answer["blocks"][0]["text"]["text"].splitlines()
+    assert findings[0] == "📄 `checkout-api.log` — what stands out:"
+    assert "`checkout-api.log:" in findings[1], "the first finding cites its line"
+    assert answer["text"].startswith("The 14:03 rollout"), "the notification carries the answer"
