@@ -40,7 +40,7 @@ from rag.embeddings.backend import export_model
 from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService, open_knowledge_service
 from tests.benchmarks.runbooks import runbooks
-from tests.fakes.llm_server import FakeLLMServer, reply
+from tests.fakes.models.llm_server import FakeLLMServer, reply
 
 THREADS = 50
 CORES = os.cpu_count() or 1

@@ -36,11 +36,11 @@ from aiohttp import web
 
 from tests.benchmarks.runbooks import runbooks
 from tests.fakes.bot_process import BOT_TOKEN, ROOT, SIGNING_SECRET, bot_process
-from tests.fakes.llm_server import FakeLLMServer, delayed
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import BOT_USER_ID
+from tests.fakes.models.llm_server import FakeLLMServer, delayed
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.harness import CHANNEL
 from tests.integration.bot.replies import STATEMENT
 

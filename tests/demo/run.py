@@ -14,7 +14,7 @@ from tests.demo.picture import write_picture
 from tests.demo.scenario import Transcript, record_incident
 from tests.demo.screenshot import INSTALL_HINT, ScreenshotError, find_chromium, screenshot
 from tests.demo.summary import count, report
-from tests.fakes.slack_state import BOT_USER_ID
+from tests.fakes.slack.state import BOT_USER_ID
 from tests.paths import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"

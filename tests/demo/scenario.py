@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, CHANNEL, OPENER
 from tests.integration.bot.incident import PEOPLE, incident_bot, run_incident
 from tests.integration.bot.incident_replies import CitingModelServer

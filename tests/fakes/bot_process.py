@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.server import FakeSlack
 
 BOT_TOKEN = "xoxb-test"
 SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5"

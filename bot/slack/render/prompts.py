@@ -15,6 +15,7 @@ from bot.slack.render.message import (
 from bot.slack.render.text import escape
 from domain.engine.view import ConfirmationPrompt
 from domain.lifecycle.confirmations import ConfirmationKind, Decision
+from domain.lifecycle.status import CaseStatus
 
 DECIDED_ICONS = {True: "✅", False: "❌"}
 Label = tuple[str, str | None]
@@ -30,13 +31,47 @@ LABELS: dict[ConfirmationKind, dict[Decision, Label]] = {
         Decision.YES: ("🩹 Mitigate first", "primary"),
         Decision.NO: ("🔬 Root cause first", None),
     },
+    ConfirmationKind.PROBLEM_STATEMENT: {
+        Decision.YES: ("✅ Yes, investigate", "primary"),
+        Decision.NO: ("✏️ No, correct it", None),
+    },
+    ConfirmationKind.SOLUTION_APPLIED: {
+        Decision.YES: ("✅ Yes, it's applied", "primary"),
+        Decision.NO: ("❌ Not yet", None),
+    },
+    ConfirmationKind.SOLUTION_VERIFIED: {
+        Decision.YES: ("✅ Yes, it's fixed", "primary"),
+        Decision.NO: ("❌ Not fixed", None),
+    },
+    ConfirmationKind.DELIVERABLES: {
+        Decision.YES: ("📋 Yes, write them", "primary"),
+        Decision.NO: ("No, thanks", None),
+    },
 }
 """How each kind of question's answers read on its buttons (every other kind: Yes / No)."""
+STATUS_LABELS: dict[CaseStatus, dict[Decision, Label]] = {
+    CaseStatus.INVESTIGATING: {
+        Decision.YES: ("🔬 Yes, investigate", "primary"),
+        Decision.NO: ("❌ Not now", None),
+    },
+    CaseStatus.RESOLVED: {
+        Decision.YES: ("✅ Yes, resolve it", "primary"),
+        Decision.NO: ("❌ Keep it open", None),
+    },
+    CaseStatus.CLOSED: {
+        Decision.YES: ("Close without a fix", "danger"),
+        Decision.NO: ("Keep it open", None),
+    },
+}
+"""A status change's buttons say what they do; closing without a fix is the dangerous one."""
 
 
 def label(prompt: ConfirmationPrompt, decision: Decision) -> Label:
     """The words and style of one answer's button."""
-    return LABELS.get(prompt.kind, YES_NO).get(decision) or (decision.value.title(), None)
+    labels = LABELS.get(prompt.kind, YES_NO)
+    if prompt.kind is ConfirmationKind.STATUS_CHANGE and prompt.to_status is not None:
+        labels = STATUS_LABELS.get(prompt.to_status, YES_NO)
+    return labels.get(decision) or (decision.value.title(), None)
 
 
 def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: bool) -> SlackMessage:

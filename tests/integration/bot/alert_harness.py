@@ -21,9 +21,9 @@ from domain.lifecycle.status import CaseStatus, ClosureReason
 from domain.retry import RetryPolicy
 from rag.store.workflow_index import LanceWorkflowIndex
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import Scripted, ScriptedModelServer, reply
+from tests.fakes.models.llm_server import Scripted, ScriptedModelServer, reply
 from tests.fakes.rag import HashingEmbedder
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, BotHarness, JsonDict, buttons, text_of
 from tests.paths import WORKFLOWS
 from tests.unit.domain.workflows.catalog_data import findings

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, BotHarness
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

@@ -23,12 +23,12 @@ from domain.case import Case
 from domain.knowledge import KnowledgePort
 from domain.llm import MemoryCallRecorder
 from storage.queue import InboxItem
-from tests.fakes.gateway import RecordedSleeps, gateway_for
-from tests.fakes.llm_server import Scripted, ScriptedModelServer
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import BOT_USER_ID, TEAM_ID
+from tests.fakes.models.gateway import RecordedSleeps, gateway_for
+from tests.fakes.models.llm_server import Scripted, ScriptedModelServer
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID, TEAM_ID
 
 MODEL_TIMEOUT_S = 4.0
 BOT_TOKEN = "xoxb-test"

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from rag.service import open_knowledge_service
-from tests.fakes.llm_server import FakeLLMServer, Scripted
+from tests.fakes.models.llm_server import FakeLLMServer, Scripted
 from tests.fakes.rag import HashingEmbedder
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import BOT_USER_ID
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.harness import OPENER, BotHarness, with_buttons
 from tests.integration.bot.incident_replies import (
     documents_replies,

@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.llm_server import FakeLLMServer, Scripted, reply
+from tests.fakes.models.llm_server import FakeLLMServer, Scripted, reply
 from tests.integration.bot.incident_story import DAY, LOG_NAME
 from tests.integration.engine.thread import json_reply
 
@@ -29,8 +29,8 @@ _EXCERPT = re.compile(r'<data kind="[^"]*" cite="([^"]+)">\n(.*?)\n</data>', re.
 def statement_reply() -> Scripted:
     """Consulting: triage, and the problem statement to confirm."""
     return json_reply(
-        "Failed checkouts lose orders, so I'm treating this as high severity. To be sure we "
-        f"chase the same thing: *{STATEMENT}*. Is that right?",
+        "Failed checkouts lose orders, so I'm treating this as high severity: the problem as I "
+        "understand it is below.",
         problem_confirmation={
             "problem_type": "error",
             "severity_guess": "HIGH",

@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.llm_server import (
+from tests.fakes.models.llm_server import (
     FakeLLMServer,
     Refused,
     Scripted,

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.fakes.llm_server import Scripted
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import Scripted
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import MENTION, find_button, text_of, with_buttons
 from tests.integration.bot.replica_model import Answer, cite_labels
 from tests.integration.engine.thread import json_reply

@@ -28,9 +28,9 @@ from bot.wiring.runtime import instance_name
 from storage.db import create_engine
 from storage.schema.tables import InboxRow
 from tests.fakes.bot_process import SIGNING_SECRET, BotProcess, bot_process
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.server import FakeSlack
 
 POSTGRES_URL = os.environ.get("FM_TEST_DATABASE_URL", "")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakes.llm_server import Scripted
+from tests.fakes.models.llm_server import Scripted
 from tests.integration.engine.thread import json_reply
 
 STATEMENT = "Payments API returns HTTP 500 for ~30% of requests since 14:05 UTC"

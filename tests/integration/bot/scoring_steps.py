@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.lifecycle.status import CaseStatus
 from domain.scoring.model import SessionScore
-from tests.fakes.llm_server import Scripted, reply
+from tests.fakes.models.llm_server import Scripted, reply
 from tests.integration.bot.harness import (
     CHANNEL,
     OPENER,

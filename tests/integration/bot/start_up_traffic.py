@@ -23,7 +23,7 @@ from aiohttp import web
 
 from tests.alerts import SINGLE, sample
 from tests.fakes.bot_process import SIGNING_SECRET, BotProcess
-from tests.fakes.llm_server import (
+from tests.fakes.models.llm_server import (
     FakeLLMServer,
     Refused,
     completion,
@@ -31,9 +31,9 @@ from tests.fakes.llm_server import (
     reply,
     strict_schema,
 )
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import MENTION, buttons, text_of
 from tests.integration.engine.thread import json_reply
 from tests.unit.domain.workflows.catalog_data import findings

@@ -22,9 +22,9 @@ from tests.alerts import (
     sample,
     sample_bytes,
 )
-from tests.fakes.llm_server import FakeLLMServer, reply
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import TEAM_ID
+from tests.fakes.models.llm_server import FakeLLMServer, reply
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import TEAM_ID
 from tests.integration.bot.alert_harness import (
     ALERT_TOKEN,
     alert_bot,

@@ -7,8 +7,8 @@ from urllib.parse import urlencode
 
 from domain.investigation.evidence_requests import EvidenceStatus
 from domain.lifecycle.status import CaseStatus
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import (
     OPENER,
     BotHarness,

@@ -12,8 +12,8 @@ import pytest
 from domain.lifecycle.status import CaseStatus
 from domain.outcomes import Rating, Verdict
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,
     MODEL_TIMEOUT_S,

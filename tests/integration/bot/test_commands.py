@@ -8,7 +8,7 @@ from typing import Any
 from domain.knowledge import KnowledgeBaseKind
 from domain.lifecycle.status import CaseStatus
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,
     OPENER,

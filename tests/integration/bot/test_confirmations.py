@@ -27,8 +27,8 @@ from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,
     OPENER,

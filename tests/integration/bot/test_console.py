@@ -8,9 +8,9 @@ from pathlib import Path
 from bot.server.runner import console
 from bot.settings import load_settings
 from bot.wiring.runtime import Options
-from tests.fakes.gateway import gateway_for
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.models.gateway import gateway_for
+from tests.fakes.models.llm_server import FakeLLMServer
 from tests.integration.bot.replies import STATEMENT, chat_reply, statement_reply
 
 

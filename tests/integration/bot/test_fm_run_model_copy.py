@@ -11,9 +11,9 @@ import pytest
 from rag.embeddings.backend import export_model
 from rag.embeddings.model import resolve_model_path
 from tests.fakes.bot_process import BOT_TOKEN, SIGNING_SECRET, bot_process
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import BOT_USER_ID
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.replies import statement_reply
 
 pytestmark = pytest.mark.slow

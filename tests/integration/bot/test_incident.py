@@ -11,7 +11,7 @@ import pytest
 
 from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import text_of
 from tests.integration.bot.incident import incident_bot, run_incident
 from tests.integration.bot.incident_replies import CitingModelServer, resolve_citations

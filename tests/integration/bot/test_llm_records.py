@@ -9,8 +9,8 @@ import pytest
 
 from domain.llm import LLMCallOutcome
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer, malformed
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer, malformed
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import MODEL_TIMEOUT_S, BotHarness
 from tests.integration.bot.replies import chat_reply, statement_reply
 

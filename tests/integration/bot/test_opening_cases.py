@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.lifecycle.status import CaseStatus
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,
     OPENER,

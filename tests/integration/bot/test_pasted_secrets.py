@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, SRE, BotHarness
 from tests.integration.bot.replies import chat_reply, statement_reply
 

@@ -18,11 +18,11 @@ from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
 from domain.scoring.model import ScoringStatus
 from tests.alerts import crash_looping
-from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.json_mode_server import FakeJsonModeServer
-from tests.fakes.llm_server import FakeLLMServer, ScriptedModelServer, reply
-from tests.fakes.ollama_server import FakeOllama
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.anthropic_server import FakeAnthropic
+from tests.fakes.models.json_mode_server import FakeJsonModeServer
+from tests.fakes.models.llm_server import FakeLLMServer, ScriptedModelServer, reply
+from tests.fakes.models.ollama_server import FakeOllama
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.alert_harness import (
     alert_bot,
     alert_messages,

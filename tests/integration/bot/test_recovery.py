@@ -16,9 +16,9 @@ from domain.scoring.model import ScoringStatus, SessionScore
 from storage.queue import InboxStatus
 from storage.schema.tables import InboxRow
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer, delayed
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer, delayed
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, MENTION, BotHarness, eventually, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.integration.storage.builders import new_case

@@ -12,9 +12,9 @@ import pytest
 from domain.workflows.remediation import StrategyStatus
 from domain.workflows.validation import Rule
 from tests.alerts import crash_looping
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import BOT_USER_ID
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID
 from tests.fakes.webhook import FakeAutomation
 from tests.integration.bot.alert_harness import (
     alert_bot,

@@ -26,7 +26,7 @@ from bot.inbox.worker import HEARTBEATS_PER_STALE
 from rag.store.connection import READ_CONSISTENCY
 from tests.fakes.bot_process import BOT_TOKEN
 from tests.fakes.object_store import S3Bucket, S3Server
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import text_of
 from tests.integration.bot.replica_model import ReplicaModel
 from tests.integration.bot.replica_threads import (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import JsonDict
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import JsonDict
 from tests.integration.bot.harness import (
     CHANNEL,
     OPENER,

@@ -6,8 +6,8 @@ import json
 
 from domain.scoring.judge import current_criteria
 from domain.scoring.model import Category, ScoringStatus
-from tests.fakes.llm_server import status
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import status
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, SRE, BotHarness, text_of
 from tests.integration.bot.replies import statement_reply
 from tests.integration.bot.scoring_steps import (

@@ -14,10 +14,10 @@ from domain.llm import LLMPort
 from domain.scoring.lifecycle import ORPHANED_REASON
 from domain.scoring.model import ScoringStatus
 from storage.schema.tables import InboxRow, ScoreRow
-from tests.fakes.gateway import gateway_for
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer, delayed, reply
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.gateway import gateway_for
+from tests.fakes.models.llm_server import FakeLLMServer, delayed, reply
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, BotHarness, text_of
 from tests.integration.bot.scoring_steps import (
     EVALUATION,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, MENTION, BotHarness, text_of
 from tests.integration.bot.replies import statement_reply
 

@@ -8,9 +8,9 @@ from bot.inbox.work import ThreadMessage, ThreadRef
 from domain.engine.present import ReplyParts, build_reply, seen
 from domain.engine.view import ReplyKind
 from domain.records import ConversationMessage, MessageRole
-from tests.fakes.llm_server import delayed, status
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.models.llm_server import delayed, status
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import (
     CHANNEL,
     MODEL_TIMEOUT_S,

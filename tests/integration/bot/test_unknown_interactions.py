@@ -9,7 +9,7 @@ import pytest
 
 from bot.slack.render.errors import STALE_BUTTON, STALE_FORM, STALE_FORM_INPUT, STALE_SHORTCUT
 from domain.lifecycle.status import CaseStatus
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, BotHarness, with_buttons
 from tests.integration.bot.replies import statement_reply
 

@@ -15,9 +15,9 @@ from bot.adapters.stores import KnowledgeStoreStats
 from domain.knowledge import KnowledgeBaseKind
 from domain.lifecycle.status import CaseStatus
 from rag.service import KnowledgeService, open_knowledge_service
-from tests.fakes.llm_server import FakeLLMServer, Scripted
+from tests.fakes.models.llm_server import FakeLLMServer, Scripted
 from tests.fakes.rag import HashingEmbedder
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, BotHarness, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.loghub import LogSystem

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.models.llm_server import FakeLLMServer
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 

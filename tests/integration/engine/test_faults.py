@@ -8,8 +8,14 @@ from domain.engine.view import ReplyKind
 from domain.lifecycle.confirmations import ConfirmationKind
 from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
-from tests.fakes.gateway import gateway_for
-from tests.fakes.llm_server import FakeLLMServer, delayed, malformed, schema_violation, status
+from tests.fakes.models.gateway import gateway_for
+from tests.fakes.models.llm_server import (
+    FakeLLMServer,
+    delayed,
+    malformed,
+    schema_violation,
+    status,
+)
 from tests.integration.engine.test_scenarios import start_investigation
 from tests.integration.engine.thread import Thread, json_reply, thread_on
 

@@ -13,7 +13,7 @@ from domain.lifecycle.confirmations import ConfirmationKind, Decision
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome
-from tests.fakes.llm_server import FakeLLMServer, reply
+from tests.fakes.models.llm_server import FakeLLMServer, reply
 from tests.integration.engine.thread import SRE, Thread, json_reply, thread_on
 
 STATEMENT = "Payments API returns HTTP 500 for ~30% of requests since 14:05 UTC"

@@ -11,7 +11,7 @@ from domain.lifecycle.confirmations import ConfirmationKind
 from domain.lifecycle.special_states import DegradedModeType
 from domain.lifecycle.status import CaseStatus, LifecycleLabel
 from domain.lifecycle.transitions import lifecycle_label
-from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.models.llm_server import FakeLLMServer
 from tests.integration.engine.test_scenarios import VERIFIED, start_investigation
 from tests.integration.engine.thread import json_reply, thread_on
 

@@ -14,9 +14,9 @@ from domain.knowledge import IngestReport, ToolStatus
 from domain.lifecycle.confirmations import ConfirmationKind, Decision
 from domain.records import ConversationMessage, MessageRole
 from tests.fakes.clock import FakeClock
-from tests.fakes.gateway import GatewayKit, gateway_for
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm_server import FakeLLMServer, Scripted, reply
+from tests.fakes.models.gateway import GatewayKit, gateway_for
+from tests.fakes.models.llm_server import FakeLLMServer, Scripted, reply
 
 OPENER = "U_OPENER"
 SRE = "U_SRE"

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 
 BOT_TOKEN = "xoxb-test"
 APP_TOKEN = "xapp-1-test"

@@ -10,7 +10,7 @@ import pytest
 from bot.slack.render.feedback import feedback_buttons
 from domain.engine.view import RootCauseView
 from domain.investigation.conclusions import ConfidenceLevel
-from tests.fakes.block_kit_validation import check_blocks, check_message, check_view
+from tests.fakes.slack.block_kit_validation import check_blocks, check_message, check_view
 
 JsonDict = dict[str, Any]
 

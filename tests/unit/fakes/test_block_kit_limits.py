@@ -24,8 +24,8 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.block_kit_validation import check_blocks, check_message, check_view
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.block_kit_validation import check_blocks, check_message, check_view
+from tests.fakes.slack.server import FakeSlack
 
 JsonDict = dict[str, Any]
 

@@ -13,7 +13,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.unit.fakes.conftest import BOT_TOKEN
 
 

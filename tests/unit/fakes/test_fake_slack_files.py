@@ -7,7 +7,7 @@ import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.unit.fakes.conftest import BOT_TOKEN
 
 LOG = "2024-05-01 12:00:01 ERROR db-1 disk full\n2024-05-01 12:00:02 WARN retrying\n"

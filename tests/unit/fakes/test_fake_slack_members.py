@@ -6,8 +6,8 @@ import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.slack_server import FakeSlack
-from tests.fakes.slack_state import BOT_USER_ID
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID
 
 PEOPLE = [BOT_USER_ID, *(f"W{n:03d}" for n in range(1, 8))]
 

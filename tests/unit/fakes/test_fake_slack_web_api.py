@@ -10,7 +10,7 @@ import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.server import FakeSlack
 from tests.unit.fakes.conftest import APP_TOKEN, BOT_TOKEN
 
 

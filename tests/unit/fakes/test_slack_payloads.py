@@ -14,9 +14,9 @@ from slack_bolt.context.say.async_say import AsyncSay
 from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.fakes.slack_payloads import SlackPayloads
-from tests.fakes.slack_samples import load_sample, load_text_sample
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.payloads import SlackPayloads
+from tests.fakes.slack.samples import load_sample, load_text_sample
+from tests.fakes.slack.server import FakeSlack
 from tests.unit.fakes.conftest import BOT_TOKEN, SIGNING_SECRET
 
 payloads = SlackPayloads()

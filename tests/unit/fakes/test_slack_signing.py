@@ -6,8 +6,8 @@ import json
 
 from slack_sdk.signature import Clock, SignatureVerifier
 
-from tests.fakes.slack_payloads import SlackPayloads
-from tests.fakes.slack_signing import sign, signature
+from tests.fakes.slack.payloads import SlackPayloads
+from tests.fakes.slack.signing import sign, signature
 from tests.paths import SLACK_SAMPLES
 
 VECTOR = json.loads((SLACK_SAMPLES / "signature" / "slack_signing_test_vector.json").read_text())

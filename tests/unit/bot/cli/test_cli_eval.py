@@ -13,7 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.cli.eval import asks_for_scripted
-from tests.fakes.llm_server import FakeLLMServer
+from tests.fakes.models.llm_server import FakeLLMServer
 from tests.paths import REPO_ROOT
 
 SCENARIO = "db-pool-cut"

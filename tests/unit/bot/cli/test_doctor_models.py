@@ -11,9 +11,9 @@ from bot.cli.doctor import Verdict, run_doctor
 from bot.cli.doctor_models import check_models
 from bot.cli.doctor_probes import Probes
 from bot.settings import Settings, load_settings
-from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.json_mode_server import FakeJsonModeServer
-from tests.fakes.llm_server import FakeLLMServer, ScriptedModelServer, reply, status
+from tests.fakes.models.anthropic_server import FakeAnthropic
+from tests.fakes.models.json_mode_server import FakeJsonModeServer
+from tests.fakes.models.llm_server import FakeLLMServer, ScriptedModelServer, reply, status
 
 OK = reply({"status": "ok"})
 

@@ -28,8 +28,8 @@ from domain.llm import (
     RefusalCause,
 )
 from tests.fakes.clock import FakeClock
-from tests.fakes.gateway import gateway_for
-from tests.fakes.llm_server import (
+from tests.fakes.models.gateway import gateway_for
+from tests.fakes.models.llm_server import (
     FakeLLMServer,
     delayed,
     dropped,

@@ -11,7 +11,7 @@ from bot.llm.config import GatewayConfig
 from bot.llm.gateway import LiteLLMGateway
 from domain.base import DomainModel
 from domain.llm import ChatMessage, MemoryCallRecorder, ModelTier
-from tests.fakes.llm_server import FakeLLMServer, reply
+from tests.fakes.models.llm_server import FakeLLMServer, reply
 
 HELD_S = 10.0
 TICKS = 20

@@ -21,10 +21,10 @@ from domain.llm import (
 )
 from rag.strategies import CASE_EVIDENCE
 from rag.synthesis import rewrite_query, synthesize
-from tests.fakes.anthropic_server import FakeAnthropic
-from tests.fakes.gateway import GatewayKit, gateway_for
-from tests.fakes.json_mode_server import FakeJsonModeServer
-from tests.fakes.llm_server import (
+from tests.fakes.models.anthropic_server import FakeAnthropic
+from tests.fakes.models.gateway import GatewayKit, gateway_for
+from tests.fakes.models.json_mode_server import FakeJsonModeServer
+from tests.fakes.models.llm_server import (
     FakeAzureOpenAI,
     FakeLLMServer,
     Scripted,
@@ -35,7 +35,7 @@ from tests.fakes.llm_server import (
     reply,
     status,
 )
-from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.models.ollama_server import FakeOllama
 
 GOOD = {"agent_response": "The pool is exhausted.", "state_updates": {}}
 MESSAGES = [

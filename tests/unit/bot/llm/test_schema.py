@@ -15,7 +15,7 @@ from domain.engine.prompts import SCHEMAS
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse
 from domain.workflows.prompts import REPLY_SCHEMAS
 from domain.workflows.rca import RcaFindings, RcaReply
-from tests.fakes.provider_rules import (
+from tests.fakes.models.provider_rules import (
     anthropic_output_problem,
     fill_nullable,
     openai_strict_problem,

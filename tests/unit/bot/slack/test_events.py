@@ -23,7 +23,7 @@ from bot.slack.ids import (
     parse_action_id,
 )
 from domain.lifecycle.confirmations import Decision
-from tests.fakes.slack_payloads import SlackPayloads
+from tests.fakes.slack.payloads import SlackPayloads
 
 BOT = "U0FMBOT"
 payloads = SlackPayloads()

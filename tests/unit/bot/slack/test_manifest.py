@@ -17,8 +17,8 @@ from bot.inbox.worker import Arrivals
 from bot.settings import load_settings
 from bot.slack.ids import CallbackId, Command, EventType
 from bot.wiring.slack_app import build_app, build_slack_client
-from tests.fakes.slack_payloads import SlackRequest
-from tests.fakes.slack_server import FakeSlack
+from tests.fakes.slack.payloads import SlackRequest
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import eventually
 from tests.paths import REPO_ROOT, SLACK_SAMPLES
 

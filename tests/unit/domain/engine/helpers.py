@@ -19,7 +19,7 @@ from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport, ToolStatus
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm import ScriptedLLM
+from tests.fakes.models.llm import ScriptedLLM
 from tests.unit.domain.builders import OPENER
 
 _ts = iter(range(1, 1_000_000))

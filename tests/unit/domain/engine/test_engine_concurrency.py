@@ -11,7 +11,7 @@ from domain.engine.retrieval import RetrievalSettings
 from domain.knowledge import KnowledgeResult
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm import ScriptedLLM
+from tests.fakes.models.llm import ScriptedLLM
 from tests.unit.domain.builders import new_case
 from tests.unit.domain.engine.helpers import consulting, inputs, said
 

@@ -26,7 +26,7 @@ from domain.llm import LLMReplyInvalidError, LLMTimeoutError, LLMUnavailableErro
 from domain.safety import ActionKind, classify_action, classify_command, withheld_reason
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge
-from tests.fakes.llm import ScriptedLLM
+from tests.fakes.models.llm import ScriptedLLM
 from tests.unit.domain.builders import OPENER, new_case
 from tests.unit.domain.engine.helpers import inputs, said
 

@@ -14,8 +14,8 @@ from domain.scoring.judge import current_criteria
 from domain.scoring.lifecycle import ORPHANED_REASON, STOPPED_REASON, new_scoring, to_us
 from domain.scoring.model import Category, ScoringStatus, SessionScore
 from tests.fakes.clock import START, FakeClock
-from tests.fakes.gateway import RecordedSleeps
-from tests.fakes.llm import ScriptedLLM
+from tests.fakes.models.gateway import RecordedSleeps
+from tests.fakes.models.llm import ScriptedLLM
 from tests.fakes.scores import FixedMaterial, MemoryScores, RecordingObserver
 from tests.unit.domain.scoring.material import material
 

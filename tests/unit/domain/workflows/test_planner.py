@@ -18,7 +18,7 @@ from domain.workflows.prompts import INVESTIGATE, SELECT
 from domain.workflows.rca import RcaFindings, RcaReply
 from tests.alerts import crash_looping
 from tests.fakes.clock import FakeClock
-from tests.fakes.llm import ScriptedLLM
+from tests.fakes.models.llm import ScriptedLLM
 from tests.fakes.workflows import FakeWorkflowIndex
 from tests.unit.domain.workflows.catalog_data import (
     HPA,

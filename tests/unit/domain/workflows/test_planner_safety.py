@@ -9,7 +9,7 @@ import pytest
 from domain.workflows.planner import OutcomeKind, safe_findings
 from domain.workflows.rca import RcaFindings
 from domain.workflows.remediation import propose
-from tests.fakes.llm import ScriptedLLM
+from tests.fakes.models.llm import ScriptedLLM
 from tests.unit.domain.builders import NOW, new_case
 from tests.unit.domain.workflows.catalog_data import findings, reply, strategy
 from tests.unit.domain.workflows.test_planner import incident, planner

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from tests.fakes.slack_samples import load_sample, load_text_sample, new_id, next_ts
-from tests.fakes.slack_signing import sign
-from tests.fakes.slack_state import APP_ID, BOT_USER_ID, TEAM_ID
+from tests.fakes.slack.samples import load_sample, load_text_sample, new_id, next_ts
+from tests.fakes.slack.signing import sign
+from tests.fakes.slack.state import APP_ID, BOT_USER_ID, TEAM_ID
 
 JsonDict = dict[str, Any]
 ResponseUrl = Callable[[str | None, str | None], str]

@@ -11,9 +11,9 @@ import copy
 from types import TracebackType
 from typing import Any
 
-from tests.fakes.slack_endpoints import Call, Fault, InvalidPayload, SlackServerCore
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_state import JsonDict
+from tests.fakes.slack.endpoints import Call, Fault, InvalidPayload, SlackServerCore
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.state import JsonDict
 
 __all__ = ["Call", "FakeSlack", "InvalidPayload"]
 

@@ -6,10 +6,10 @@ import copy
 import secrets
 import time
 
-from tests.fakes.block_kit_validation import check_view
-from tests.fakes.slack_samples import new_id
-from tests.fakes.slack_state import JsonDict, Workspace
-from tests.fakes.slack_web_api import ApiError, Handler, registry, required_arg
+from tests.fakes.slack.block_kit_validation import check_view
+from tests.fakes.slack.samples import new_id
+from tests.fakes.slack.state import JsonDict, Workspace
+from tests.fakes.slack.web_api import ApiError, Handler, registry, required_arg
 
 METHODS: dict[str, Handler] = {}
 method = registry(METHODS)

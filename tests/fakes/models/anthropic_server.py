@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 
 from aiohttp import web
 
-from tests.fakes.llm_server import JsonDict, Refused, Scripted, ScriptedModelServer
-from tests.fakes.provider_rules import anthropic_output_problem, fill_nullable
+from tests.fakes.models.llm_server import JsonDict, Refused, Scripted, ScriptedModelServer
+from tests.fakes.models.provider_rules import anthropic_output_problem, fill_nullable
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ERROR_TYPES = {

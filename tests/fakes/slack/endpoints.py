@@ -12,13 +12,13 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from tests.fakes import slack_web_api, slack_web_api_status, slack_web_api_surfaces
-from tests.fakes.block_kit_validation import check_message
-from tests.fakes.slack_payloads import SlackPayloads
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_socket import FakeSocketMode
-from tests.fakes.slack_state import APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID, JsonDict, Workspace
-from tests.fakes.slack_web_api import ApiError, decode_json_fields
+from tests.fakes.slack import web_api, web_api_status, web_api_surfaces
+from tests.fakes.slack.block_kit_validation import check_message
+from tests.fakes.slack.payloads import SlackPayloads
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.socket_mode import FakeSocketMode
+from tests.fakes.slack.state import APP_ID, BOT_ID, BOT_USER_ID, TEAM_ID, JsonDict, Workspace
+from tests.fakes.slack.web_api import ApiError, decode_json_fields
 
 LOGIN_PAGE = (
     "<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in to Slack</body></html>"
@@ -26,9 +26,9 @@ LOGIN_PAGE = (
 
 
 METHODS = {
-    **slack_web_api.METHODS,
-    **slack_web_api_status.METHODS,
-    **slack_web_api_surfaces.METHODS,
+    **web_api.METHODS,
+    **web_api_status.METHODS,
+    **web_api_surfaces.METHODS,
 }
 
 

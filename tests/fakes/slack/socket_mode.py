@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from tests.fakes.slack_payloads import SlackRequest
+from tests.fakes.slack.payloads import SlackRequest
 
 JsonDict = dict[str, Any]
 
@@ -100,7 +100,7 @@ class FakeSocketMode:
     async def send_request(
         self, request: SlackRequest, envelope_id: str | None = None, **kwargs: Any
     ) -> str:
-        """Push a payload built by `slack_payloads` in the envelope Slack would use for it."""
+        """Push a payload built by `payloads` in the envelope Slack would use for it."""
         return await self.send_envelope(
             request.envelope_type, request.payload, envelope_id, **kwargs
         )

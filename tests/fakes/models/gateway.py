@@ -9,7 +9,7 @@ from typing import Any
 from bot.llm.config import GatewayConfig
 from bot.llm.gateway import LiteLLMGateway
 from domain.llm import MemoryCallRecorder
-from tests.fakes.llm_server import ScriptedModelServer
+from tests.fakes.models.llm_server import ScriptedModelServer
 
 TEST_MODEL = "openai/test-model"
 

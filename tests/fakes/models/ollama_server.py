@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 from aiohttp import web
 
-from tests.fakes.llm_server import JsonDict, Refused, Scripted, ScriptedModelServer
-from tests.fakes.provider_rules import fill_nullable
+from tests.fakes.models.llm_server import JsonDict, Refused, Scripted, ScriptedModelServer
+from tests.fakes.models.provider_rules import fill_nullable
 
 CONTEXT_LENGTH = 32768
 

@@ -25,7 +25,7 @@ from aiohttp import web
 from pydantic import BaseModel
 
 from bot.llm.gateway import close_litellm_sessions
-from tests.fakes.provider_rules import fill_nullable, openai_strict_problem
+from tests.fakes.models.provider_rules import fill_nullable, openai_strict_problem
 
 JsonDict = dict[str, Any]
 _SCHEMA_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")

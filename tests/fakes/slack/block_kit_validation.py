@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.block_kit_limits import (
+from tests.fakes.slack.block_kit_limits import (
     BLOCKS,
     CONFIRM_DIALOG,
     CONTEXT_ACTION_ELEMENTS,

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from aiohttp import web
 
-from tests.fakes.llm_server import (
+from tests.fakes.models.llm_server import (
     JsonDict,
     Refused,
     ScriptedModelServer,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from tests.fakes.slack_samples import load_sample, new_id, next_ts
+from tests.fakes.slack.samples import load_sample, new_id, next_ts
 
 JsonDict = dict[str, Any]
 

@@ -8,9 +8,9 @@ import copy
 import json
 from collections.abc import Callable
 
-from tests.fakes.block_kit_validation import Rejection, check_message
-from tests.fakes.slack_samples import next_ts
-from tests.fakes.slack_state import JsonDict, Workspace
+from tests.fakes.slack.block_kit_validation import Rejection, check_message
+from tests.fakes.slack.samples import next_ts
+from tests.fakes.slack.state import JsonDict, Workspace
 
 Handler = Callable[[Workspace, JsonDict], JsonDict]
 METHODS: dict[str, Handler] = {}

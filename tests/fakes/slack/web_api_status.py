@@ -8,8 +8,8 @@ answers with `Workspace.status_refused`.
 
 from __future__ import annotations
 
-from tests.fakes.slack_state import JsonDict, Workspace
-from tests.fakes.slack_web_api import ApiError, Handler, registry, required_arg
+from tests.fakes.slack.state import JsonDict, Workspace
+from tests.fakes.slack.web_api import ApiError, Handler, registry, required_arg
 
 METHODS: dict[str, Handler] = {}
 method = registry(METHODS)
