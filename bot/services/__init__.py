@@ -15,9 +15,9 @@ from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import OutcomeService
-from bot.services.presenter import ThreadPresenter
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
+from bot.services.thread.presenter import ThreadPresenter
 from bot.services.turns import TurnService
 
 

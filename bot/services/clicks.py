@@ -7,9 +7,9 @@ import logging
 from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
-from bot.services.presenter import ThreadPresenter, thread_of
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
+from bot.services.thread.presenter import ThreadPresenter, thread_of
 from bot.services.turns import TurnService
 from bot.slack.ids import (
     AnswerValue,

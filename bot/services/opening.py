@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.inbox.work import OpenCaseWork, ThreadMessage
 from bot.services.cases import CaseStore
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.services.turns import TurnService
 from bot.slack.render.commands import notice
 from bot.slack.render.header import case_label

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.services.cases import CaseStore
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.render.header import case_label
 from domain.case import Case
 from domain.engine.present import confirmation_prompt

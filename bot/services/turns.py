@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.inbox.work import ThreadMessage, ThreadRef
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.services.uploads import UploadService
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult

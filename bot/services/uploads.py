@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.inbox.work import SlackFileRef, ThreadMessage
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.uploads import upload_lead, upload_refused

@@ -16,7 +16,7 @@ from bot.services.alerting.remediation import RemediationPorts, RemediationServi
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.services.ports import Responders, Workspace
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.settings import Settings
 from domain.llm import LLMPort
 from domain.ports import Clock

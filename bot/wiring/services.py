@@ -16,12 +16,12 @@ from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import GradingCases, OutcomeService
 from bot.services.ports import ChatSurface, KnowledgeStats, Responders
-from bot.services.presenter import ThreadPresenter
 from bot.services.proposals import CloseRequests
-from bot.services.refs import MessageRefs
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.scoring.view import ScoringThreadView
+from bot.services.thread.presenter import ThreadPresenter
+from bot.services.thread.refs import MessageRefs
 from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings

@@ -17,7 +17,7 @@ from bot.inbox.work import AlertWork, RcaWork, ThreadRef
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.services.ports import Workspace
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import is_transient
 from bot.slack.render.alerts import (
     alert_message,

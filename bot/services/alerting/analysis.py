@@ -14,7 +14,7 @@ from typing import Any
 from bot.inbox.retry import RetryLater
 from bot.inbox.work import RcaWork
 from bot.services.cases import CaseStore
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import is_transient
 from bot.slack.render.remediation import analysis_record, rca_message, strategy_message
 from domain.base import new_id

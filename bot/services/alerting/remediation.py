@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
-from bot.services.presenter import ThreadPresenter
+from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import BotError, refusal
 from bot.slack.ids import ActionId, StrategyValue, load_value, parse_action_id
 from bot.slack.render.commands import notice

@@ -17,8 +17,8 @@ from slack_sdk.models.blocks import Block
 
 from bot.inbox.work import ThreadRef
 from bot.services.ports import ChatSurface
-from bot.services.refs import MessageRefs
-from bot.services.waiting import WaitingSigns
+from bot.services.thread.refs import MessageRefs
+from bot.services.thread.waiting import WaitingSigns
 from bot.slack.render.header import case_header_message
 from bot.slack.render.limits import fit
 from bot.slack.render.message import SlackMessage, divider, message
