@@ -15,7 +15,6 @@ from bot.services.ports import ChatSurface
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
 from bot.slack.ids import Subcommand
-from bot.slack.render.calibration import calibration_message
 from bot.slack.render.commands import (
     CaseLink,
     case_list,
@@ -26,6 +25,7 @@ from bot.slack.render.commands import (
 )
 from bot.slack.render.header import case_label
 from bot.slack.render.message import SlackMessage
+from bot.slack.render.scoring.calibration import calibration_message
 from domain.case import Case
 from domain.knowledge import KnowledgePort
 

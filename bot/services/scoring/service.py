@@ -17,7 +17,7 @@ from bot.services.ports import ChatSurface
 from bot.services.scoring.view import SURFACE_ERRORS, ScoringThreadView, render
 from bot.slack.render.commands import notice
 from bot.slack.render.message import SlackMessage
-from bot.slack.render.scoring_answers import (
+from bot.slack.render.scoring.answers import (
     NO_JUDGE,
     NOT_A_CASE,
     ScoreLink,

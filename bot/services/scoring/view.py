@@ -14,7 +14,7 @@ from slack_sdk.errors import SlackClientError
 
 from bot.services.ports import ChatSurface
 from bot.slack.render.limits import RenderError
-from bot.slack.render.scoring import RenderedScoring, ScoreFile, scoring_message
+from bot.slack.render.scoring.message import RenderedScoring, ScoreFile, scoring_message
 from domain.case import Case
 from domain.ports import Clock, PostedMessageRepository
 from domain.records import PostedKind, PostedMessage

@@ -14,10 +14,10 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot.slack.ids import CallbackId, KbAddMetadata, KbInput
-from bot.slack.render.calibration import calibration_section
 from bot.slack.render.commands import CaseLink, case_line
 from bot.slack.render.message import bullets, context, divider, header, sections
-from bot.slack.render.scoring import tier_label
+from bot.slack.render.scoring.calibration import calibration_section
+from bot.slack.render.scoring.message import tier_label
 from bot.slack.render.text import code
 from domain.outcomes import CalibrationSummary
 

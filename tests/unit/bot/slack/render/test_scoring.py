@@ -7,8 +7,8 @@ import pytest
 from bot.services.commands import parse_below
 from bot.slack.render.limits import fit, problems
 from bot.slack.render.message import SlackMessage
-from bot.slack.render.scoring import RenderedScoring, scoring_message
-from bot.slack.render.scoring_answers import ScoreLink, not_finished, request_answer, scores_list
+from bot.slack.render.scoring.answers import ScoreLink, not_finished, request_answer, scores_list
+from bot.slack.render.scoring.message import RenderedScoring, scoring_message
 from domain.scoring.lifecycle import to_us
 from domain.scoring.model import (
     CaseFacts,

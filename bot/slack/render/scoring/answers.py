@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.slack.render.commands import notice
 from bot.slack.render.header import STATUS_LABELS
 from bot.slack.render.message import SlackMessage, bullets, message, sections
-from bot.slack.render.scoring import criteria_note, tier_label, when
+from bot.slack.render.scoring.message import criteria_note, tier_label, when
 from bot.slack.render.text import code, escape, shorten
 from domain.case import Case
 from domain.scoring.job import PHASE_WORDS
