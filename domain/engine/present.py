@@ -45,11 +45,25 @@ OPTIONS: dict[ConfirmationKind, list[Decision]] = {
 
 @dataclass(frozen=True)
 class Seen:
-    """Ids present before the turn, so the reply shows only what is new."""
+    """What the case held before the turn, so the reply shows only what is new or changed."""
 
     requests: frozenset[str] = frozenset()
     solutions: frozenset[str] = frozenset()
     pending: frozenset[str] = frozenset()
+    conclusions: tuple[str, str, str] | None = None
+    """How the hypotheses, the working conclusion and the root cause read before (None: not
+    known, so they are shown). The living summary keeps them; a reply repeats none unchanged."""
+
+
+def _conclusions(case: Case) -> tuple[str, str, str]:
+    wc = case.working_conclusion
+    working = ConclusionView(statement=wc.statement, confidence=wc.confidence) if wc else None
+    root = root_cause_view(case)
+    return (
+        "|".join(h.model_dump_json() for h in hypotheses_view(case)),
+        working.model_dump_json() if working else "",
+        root.model_dump_json() if root else "",
+    )
 
 
 def seen(case: Case) -> Seen:
@@ -58,6 +72,7 @@ def seen(case: Case) -> Seen:
         requests=frozenset(r.request_id for r in case.evidence_requests),
         solutions=frozenset(s.solution_id for s in case.solutions),
         pending=frozenset(c.confirmation_id for c in case.pending_confirmations()),
+        conclusions=_conclusions(case),
     )
 
 
@@ -184,8 +199,11 @@ class ReplyParts:
 
 
 def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
-    """The reply for a turn: new items, current conclusions, summary, notices and debug info."""
+    """The reply for a turn: new items, conclusions that changed, summary, notices, debug info."""
     wc = case.working_conclusion
+    now = _conclusions(case)
+    was = before.conclusions
+    changed = [was is None or was[i] != now[i] for i in range(3)]
     return TurnReply(
         kind=parts.kind,
         text=parts.text,
@@ -199,11 +217,11 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
             for c in case.confirmations
             if c.confirmation_id in before.pending and c.state is ConfirmationState.SUPERSEDED
         ],
-        hypotheses=hypotheses_view(case),
+        hypotheses=hypotheses_view(case) if changed[0] else [],
         working_conclusion=ConclusionView(statement=wc.statement, confidence=wc.confidence)
-        if wc
+        if wc and changed[1]
         else None,
-        root_cause=root_cause_view(case),
+        root_cause=root_cause_view(case) if changed[2] else None,
         solutions=[
             solution_view(s) for s in case.solutions if s.solution_id not in before.solutions
         ],
