@@ -12,7 +12,8 @@ from dotenv import dotenv_values
 from pydantic import SecretStr, ValidationError
 
 from bot.settings.environment import mask_url
-from bot.settings.model import IGNORED_VARIABLES, S3_FIELDS, Settings, SettingsError, s3_bucket
+from bot.settings.model import Settings, SettingsError
+from bot.settings.rules import IGNORED_VARIABLES, S3_FIELDS, s3_bucket
 
 
 def known_variables() -> dict[str, str]:
