@@ -35,7 +35,7 @@ from tests.benchmarks.bench_startup import FM, environment
 from tests.benchmarks.runbooks import runbooks
 from tests.fakes.bot_process import BOT_TOKEN, ROOT, bot_process
 from tests.fakes.slack.server import FakeSlack
-from tests.integration.bot.start_up_traffic import (
+from tests.integration.bot.replicas.start_up_traffic import (
     ALERT_CHANNEL,
     ALERT_TOKEN,
     DURATION_S,

@@ -28,8 +28,8 @@ from tests.fakes.bot_process import BOT_TOKEN
 from tests.fakes.object_store import S3Bucket, S3Server
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import text_of
-from tests.integration.bot.replica_model import ReplicaModel
-from tests.integration.bot.replica_threads import (
+from tests.integration.bot.replicas.replica_model import ReplicaModel
+from tests.integration.bot.replicas.replica_threads import (
     FIRST_ERROR_LINE,
     LOG_LINES,
     POSTS,
@@ -40,7 +40,7 @@ from tests.integration.bot.replica_threads import (
     model_answers,
     request_for,
 )
-from tests.integration.bot.replicas import (
+from tests.integration.bot.replicas.replicas import (
     POSTGRES_URL,
     Inbox,
     LoadBalancer,

@@ -27,8 +27,8 @@ from bot.server.readiness import LLM
 from tests.fakes.bot_process import BOT_TOKEN, bot_process
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import text_of
-from tests.integration.bot.replicas import POSTGRES_URL, Inbox, scratch_database
-from tests.integration.bot.start_up_traffic import (
+from tests.integration.bot.replicas.replicas import POSTGRES_URL, Inbox, scratch_database
+from tests.integration.bot.replicas.start_up_traffic import (
     ALERT_CHANNEL,
     ALERT_TOKEN,
     ANSWER,

@@ -23,7 +23,7 @@ from tests.fakes.models.json_mode_server import FakeJsonModeServer
 from tests.fakes.models.llm_server import FakeLLMServer, ScriptedModelServer, reply
 from tests.fakes.models.ollama_server import FakeOllama
 from tests.fakes.slack.server import FakeSlack
-from tests.integration.bot.alert_harness import (
+from tests.integration.bot.alerts.alert_harness import (
     alert_bot,
     alert_messages,
     analysis,
@@ -32,7 +32,7 @@ from tests.integration.bot.alert_harness import (
 )
 from tests.integration.bot.harness import BotHarness, text_of, with_buttons
 from tests.integration.bot.replies import STATEMENT, statement_reply
-from tests.integration.bot.scoring_steps import fm, judge, latest_scoring
+from tests.integration.bot.scoring.scoring_steps import fm, judge, latest_scoring
 from tests.integration.engine.thread import json_reply
 from tests.unit.domain.workflows.catalog_data import RESTART, strategy
 

@@ -19,7 +19,7 @@ from tests.fakes.models.gateway import gateway_for
 from tests.fakes.models.llm_server import FakeLLMServer, delayed, reply
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, BotHarness, text_of
-from tests.integration.bot.scoring_steps import (
+from tests.integration.bot.scoring.scoring_steps import (
     EVALUATION,
     MISSING_TOOLS,
     closed_case,

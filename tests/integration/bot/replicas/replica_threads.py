@@ -19,7 +19,7 @@ from tests.fakes.slack.payloads import SlackRequest
 from tests.fakes.slack.samples import next_ts
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import MENTION, find_button, text_of, with_buttons
-from tests.integration.bot.replica_model import Answer, cite_labels
+from tests.integration.bot.replicas.replica_model import Answer, cite_labels
 from tests.integration.engine.thread import json_reply
 
 CHANNEL = "C111"

@@ -10,9 +10,9 @@ from domain.scoring.model import ScoringStatus
 from tests.alerts import crash_looping
 from tests.fakes.models.llm_server import FakeLLMServer, cut_off, filtered, refusal, status
 from tests.fakes.slack.server import FakeSlack
-from tests.integration.bot.alert_harness import alert_bot, alert_messages, post_alert
+from tests.integration.bot.alerts.alert_harness import alert_bot, alert_messages, post_alert
 from tests.integration.bot.harness import BotHarness, text_of
-from tests.integration.bot.scoring_steps import closed_case, fm, latest_scoring
+from tests.integration.bot.scoring.scoring_steps import closed_case, fm, latest_scoring
 
 UNREACHABLE = "could not be reached"
 CASES = {

@@ -24,7 +24,7 @@ from tests.integration.bot.harness import (
     with_buttons,
 )
 from tests.integration.bot.replies import statement_reply
-from tests.integration.bot.scoring_steps import fm
+from tests.integration.bot.scoring.scoring_steps import fm
 from tests.integration.engine.thread import json_reply
 
 JsonDict = dict[str, Any]

@@ -17,7 +17,7 @@ from rag.embeddings.onnx_export import Export, TextLimits, export_folder, record
 from rag.embeddings.torch_encoder import TorchEncoder
 
 MODEL = resolve_model_path(None)
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 ORPHAN_STOP_S = 30.0
 
 

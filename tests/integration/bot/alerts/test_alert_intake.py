@@ -25,7 +25,7 @@ from tests.alerts import (
 from tests.fakes.models.llm_server import FakeLLMServer, reply
 from tests.fakes.slack.server import FakeSlack
 from tests.fakes.slack.state import TEAM_ID
-from tests.integration.bot.alert_harness import (
+from tests.integration.bot.alerts.alert_harness import (
     ALERT_TOKEN,
     alert_bot,
     alert_messages,

@@ -16,7 +16,7 @@ from tests.fakes.models.llm_server import FakeLLMServer
 from tests.fakes.slack.server import FakeSlack
 from tests.fakes.slack.state import BOT_USER_ID
 from tests.fakes.webhook import FakeAutomation
-from tests.integration.bot.alert_harness import (
+from tests.integration.bot.alerts.alert_harness import (
     alert_bot,
     alert_messages,
     analysis,

@@ -10,7 +10,7 @@ from tests.fakes.models.llm_server import status
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import CHANNEL, OPENER, SRE, BotHarness, text_of
 from tests.integration.bot.replies import statement_reply
-from tests.integration.bot.scoring_steps import (
+from tests.integration.bot.scoring.scoring_steps import (
     EVALUATION,
     closed_case,
     fm,

@@ -1,0 +1,1 @@
+"""Alerts end to end: Alertmanager webhooks into threads, analysis and remediation approval."""

@@ -1,0 +1,1 @@
+"""A case's conversation in its thread: opening, turns, buttons, confirmations, uploads."""

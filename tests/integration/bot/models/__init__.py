@@ -1,0 +1,1 @@
+"""The bot against each model provider's fake: whole investigations, refusals, recorded calls."""

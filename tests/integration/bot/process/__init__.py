@@ -1,0 +1,1 @@
+"""The bot as a process: `fm run` as a user starts it, the console, the model copy at warm-up."""
