@@ -29,6 +29,7 @@ from bot.inbox.work import (
 from bot.services.intake import Intake
 from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.message import SlackMessage
+from domain.engine.view import DocumentView
 
 TEAM = "TCONSOLE"
 CHANNEL = "CCONSOLE"
@@ -121,6 +122,20 @@ class ConsoleSurface:
         path = self._files_dir / Path(filename).name
         path.write_text(content, encoding="utf-8")
         self._write(f"FaultMaven shared {title}: {path}\n")
+
+    async def share(
+        self, *, channel: str, thread_ts: str, documents: Sequence[DocumentView], comment: str
+    ) -> None:
+        """Say ``comment``, then write each document as `upload` does."""
+        self._write(f"── FaultMaven\n{comment}\n")
+        for document in documents:
+            await self.upload(
+                channel=channel,
+                thread_ts=thread_ts,
+                filename=document.filename,
+                title=document.title,
+                content=document.markdown,
+            )
 
     async def download(self, *, url: str, limit: int) -> bytes:
         """Read a local file given by path."""

@@ -10,6 +10,7 @@ from slack_sdk.models.views import View
 from bot.inbox.work import SlackFileRef
 from bot.slack.render.message import SlackMessage
 from domain.case import Case
+from domain.engine.view import DocumentView
 from domain.lifecycle.responders import ResponderSet
 
 
@@ -61,6 +62,12 @@ class ChatSurface(Protocol):
         self, *, channel: str, thread_ts: str, filename: str, title: str, content: str
     ) -> None:
         """Share a text file (a report, a runbook) in a thread."""
+        ...
+
+    async def share(
+        self, *, channel: str, thread_ts: str, documents: Sequence[DocumentView], comment: str
+    ) -> None:
+        """Share several documents in a thread as one message that says ``comment``."""
         ...
 
     async def download(self, *, url: str, limit: int) -> bytes:

@@ -17,6 +17,7 @@ from bot.slack.errors import DownloadRefusedError
 from bot.slack.events import file_ref
 from bot.slack.render.limits import VIEW_MAX_BLOCKS, RenderError, check_blocks, ensure_valid
 from bot.slack.render.message import SlackMessage
+from domain.engine.view import DocumentView
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +123,19 @@ class SlackSurface:
         """Share a text file in the thread (files:write)."""
         await self._client.files_upload_v2(
             channel=channel, thread_ts=thread_ts, filename=filename, title=title, content=content
+        )
+
+    async def share(
+        self, *, channel: str, thread_ts: str, documents: Sequence[DocumentView], comment: str
+    ) -> None:
+        """Several documents in one message (files:write), ``comment`` written above them."""
+        await self._client.files_upload_v2(
+            channel=channel,
+            thread_ts=thread_ts,
+            initial_comment=comment,
+            file_uploads=[
+                {"filename": d.filename, "title": d.title, "content": d.markdown} for d in documents
+            ],
         )
 
     async def download(self, *, url: str, limit: int) -> bytes:

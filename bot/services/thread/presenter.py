@@ -149,6 +149,16 @@ class ThreadPresenter:
         with the decision in place of the buttons. A reply too long to share one message with its
         questions has them posted after it.
         """
+        if not key and not lead and _only_documents(reply):
+            # A note handing over documents: the note and the files are one message.
+            rendered = reply_message(reply, case_id=case.case_id)
+            await self.surface.share(
+                channel=case.channel_id,
+                thread_ts=case.thread_ts,
+                documents=reply.documents,
+                comment=rendered.text,
+            )
+            return ""
         together = self._reply_with_questions(case, reply, lead=lead)
         alone = not reply.confirmations or len(fit(together)) > 1
         rendered = _led(lead, reply_message(reply, case_id=case.case_id)) if alone else together
@@ -290,3 +300,18 @@ def _led(lead: Sequence[SlackMessage], shown: SlackMessage) -> SlackMessage:
         return shown
     blocks = [block for part in lead for block in part.blocks]
     return message([*blocks, divider(), *shown.blocks], text=shown.text)
+
+
+def _only_documents(reply: TurnReply) -> bool:
+    """Whether ``reply`` is a short note and documents, and nothing else to show."""
+    shown = (
+        reply.confirmations,
+        reply.evidence_requests,
+        reply.solutions,
+        reply.hypotheses,
+        reply.notices,
+        reply.citations,
+        reply.superseded_confirmation_ids,
+    )
+    nothing_else = not any(shown) and reply.root_cause is None and reply.escalation is None
+    return bool(reply.documents) and nothing_else and reply.working_conclusion is None

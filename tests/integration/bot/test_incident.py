@@ -43,7 +43,8 @@ async def test_the_incident_goes_from_mention_to_report_and_runbook_on_the_story
     assert case.root_cause_conclusion is not None
     assert "from 50 to 10" in case.root_cause_conclusion.root_cause
     assert "checkout-api.log:" in shown, "the root cause cites lines of the uploaded log"
-    assert len(slack.calls_to("files.completeUploadExternal")) == 2
+    (shared,) = slack.calls_to("files.completeUploadExternal")
+    assert len(shared["files"]) == 2, "the report and the runbook in one message"
     assert outcomes == {LLMCallOutcome.OK}
     assert [s.name for s in steps if s in STEPS] == [s.name for s in STEPS]
     assert case.resolved_at is not None

@@ -1,7 +1,7 @@
 """The checkout-api incident's thread, read as the on-call engineer reads it: its budget.
 
-One new message per person's action, except opening a case (the case summary and the answer) and
-asking for the documents (a note and the two files); no visible message over 3,000 characters; a
+One new message per person's action, except opening a case (the case summary and the answer); the
+documents come as one message holding both files; no visible message over 3,000 characters; a
 click never leaves the case waiting for someone to type; the mitigation's command is visible; the
 answer to the upload opens with findings that cite lines.
 """
@@ -15,7 +15,6 @@ from tests.demo.scenario import record_incident
 from tests.demo.summary import count
 
 OPENING = "mention"
-DOCUMENTS = "want_documents"
 ROLLBACK = "kubectl rollout undo deploy/checkout-api -n shop"
 
 
@@ -28,9 +27,10 @@ async def test_the_incident_thread_keeps_to_its_budget(tmp_path: Path) -> None:
 
     assert "ask_next" not in posts, "confirming the problem moved the case on by itself"
     assert posts[OPENING] == 2
-    others = {name: n for name, n in posts.items() if name not in (OPENING, DOCUMENTS)}
+    others = {name: n for name, n in posts.items() if name != OPENING}
     assert others == dict.fromkeys(others, 1), posts
-    assert posts[DOCUMENTS] <= 3
+    (shared,) = [m for m in transcript.thread if m.get("files")][-1:]
+    assert len(shared["files"]) == 2, "the case report and the runbook, in the note's message"
     assert not numbers.too_long, numbers.longest
 
 

@@ -150,7 +150,8 @@ async def test_a_whole_investigation_completes_with_no_error_shown(
     assert case.consulting.problem_statement_confirmed
     assert case.root_cause_conclusion is not None
     assert case.root_cause_conclusion.root_cause == ROOT_CAUSE["root_cause"]
-    assert len(bot.slack.calls_to("files.completeUploadExternal")) == 2
+    (shared,) = bot.slack.calls_to("files.completeUploadExternal")
+    assert len(shared["files"]) == 2, "the report and the runbook in one message"
     assert case.documentation.lessons_learned == ["Alert when the pool is over 80% busy"]
     score = await latest_scoring(bot, thread_ts)
     assert (score.status, score.total_score) == (ScoringStatus.COMPLETED, 58)
