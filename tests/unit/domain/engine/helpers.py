@@ -17,10 +17,11 @@ from domain.engine.schemas import (
 )
 from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport, ToolStatus
+from domain.lifecycle.confirmations import ProblemStatementPayload
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.models.llm import ScriptedLLM
-from tests.unit.domain.builders import OPENER
+from tests.unit.domain.builders import OPENER, STATEMENT
 
 _ts = iter(range(1, 1_000_000))
 
@@ -89,3 +90,8 @@ class Rig:
         if turn is None:
             turn = inputs(*[i for i in message_items if isinstance(i, InputMessage)], **kw)
         return await self.engine.take_turn(case=case, turn=turn)
+
+
+def proposed_statement(text: str = STATEMENT) -> ProblemStatementPayload:
+    """A problem statement to propose."""
+    return ProblemStatementPayload(statement=text)

@@ -1,4 +1,4 @@
-"""The turn loop on in-memory fakes: copies, typed answers, faults, no-LLM mode, buttons."""
+"""The turn loop on in-memory fakes: copies, typed answers, faults, what reaches the model."""
 
 from __future__ import annotations
 
@@ -6,16 +6,11 @@ import pytest
 
 from domain.engine.summary import Phase
 from domain.engine.view import ReplyKind
-from domain.errors import NotAllowedToAnswerError, NotFoundError
 from domain.investigation.evidence import EvidenceSourceType
-from domain.investigation.evidence_requests import EvidenceStatus
 from domain.knowledge import KnowledgeBaseKind
 from domain.lifecycle.confirmations import (
-    ConfirmationKind,
-    ConfirmationState,
     Decision,
     SolutionAppliedPayload,
-    StatusChangePayload,
 )
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.responders import ResponderSet, ResponderSource
@@ -27,10 +22,7 @@ from domain.llm import (
     LLMUnavailableError,
 )
 from tests.unit.domain.builders import (
-    NOW,
     OPENER,
-    STATEMENT,
-    add_request,
     add_solution,
     investigating_case,
     new_case,
@@ -41,6 +33,7 @@ from tests.unit.domain.engine.helpers import (
     consulting,
     inputs,
     investigating,
+    proposed_statement,
     said,
     terminal,
     upload,
@@ -73,7 +66,7 @@ async def test_the_input_case_is_never_mutated() -> None:
 async def test_a_typed_yes_confirms_the_statement_and_the_model_hears_of_it() -> None:
     rig = Rig()
     case = triaged_case()
-    propose(case, _statement(), now=rig.clock.now())
+    propose(case, proposed_statement(), now=rig.clock.now())
 
     result = await rig.turn(
         case, said("Yes, exactly."), investigating("Starting the investigation.")
@@ -91,7 +84,7 @@ async def test_a_typed_yes_confirms_the_statement_and_the_model_hears_of_it() ->
 async def test_only_allowed_people_answer_by_typing() -> None:
     rig = Rig()
     case = triaged_case()
-    propose(case, _statement(), now=rig.clock.now())
+    propose(case, proposed_statement(), now=rig.clock.now())
 
     result = await rig.turn(
         case, inputs(said("yes", by="U_STRANGER"), responders=ON_CALL), consulting("Hm.")
@@ -104,7 +97,7 @@ async def test_only_allowed_people_answer_by_typing() -> None:
 async def test_not_sure_is_only_an_answer_to_a_refutation() -> None:
     rig = Rig()
     case = triaged_case()
-    propose(case, _statement(), now=rig.clock.now())
+    propose(case, proposed_statement(), now=rig.clock.now())
 
     result = await rig.turn(case, said("not sure"), consulting("What part is unclear?"))
 
@@ -166,7 +159,7 @@ async def test_who_wrote_takes_part_even_when_the_model_fails() -> None:
 async def test_a_typed_answer_survives_a_failed_model() -> None:
     rig = Rig()
     case = triaged_case()
-    propose(case, _statement(), now=rig.clock.now())
+    propose(case, proposed_statement(), now=rig.clock.now())
 
     result = await rig.turn(case, said("yes"), LLMTimeoutError("slow"))
 
@@ -187,85 +180,6 @@ async def test_an_unreachable_model_gives_a_plain_turn_that_records_evidence() -
     assert evidence.summary == "pool is at 95% on db-1"
     assert evidence.source_type is EvidenceSourceType.USER_REPORT
     assert result.case.current_turn == 1
-
-
-@pytest.mark.parametrize(
-    ("text", "status", "summary"),
-    [
-        ("close this", CaseStatus.CLOSED, None),
-        ("resolved: rolled back to v2.1.2", CaseStatus.RESOLVED, "rolled back to v2.1.2"),
-    ],
-)
-async def test_without_a_model_status_changes_are_asked_for_when_requested(
-    text: str, status: CaseStatus, summary: str | None
-) -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-
-    result = await rig.turn(investigating_case(), said(text))
-
-    (confirmation,) = result.reply.confirmations
-    payload = result.case.find_confirmation(confirmation.confirmation_id).payload  # type: ignore[union-attr]
-    assert payload == StatusChangePayload(
-        to_status=status, reason="asked by {@U_OPENER}", resolution_summary=summary
-    )
-    assert result.case.status is CaseStatus.INVESTIGATING
-    assert result.case.evidence == []
-
-
-async def test_without_a_model_investigate_proposes_the_statement() -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-
-    result = await rig.turn(new_case(), said("investigate: Checkout 502s since 09:00"))
-
-    (confirmation,) = result.reply.confirmations
-    assert confirmation.kind is ConfirmationKind.PROBLEM_STATEMENT
-    assert "Checkout 502s since 09:00" in confirmation.prompt
-    accepted = await rig.engine.answer_confirmation(
-        case=result.case,
-        confirmation_id=confirmation.confirmation_id,
-        by=OPENER,
-        decision=Decision.YES,
-    )
-    assert accepted.case.status is CaseStatus.INVESTIGATING
-
-
-async def test_without_a_model_investigate_needs_a_problem() -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-
-    untitled = await rig.turn(new_case(title=""), said("investigate"))
-    already = await rig.turn(investigating_case(), said("investigate"))
-
-    assert untitled.reply.notices == [
-        "Tell me the problem first: `investigate: <one-line problem>`."
-    ]
-    assert already.reply.notices[0].startswith("I can't ask for that yet:")
-
-
-async def test_without_a_model_a_typed_answer_is_applied_and_not_evidence() -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-    case = triaged_case()
-    propose(case, _statement(), now=rig.clock.now())
-
-    result = await rig.turn(case, said("yes"))
-
-    assert result.case.status is CaseStatus.INVESTIGATING
-    assert result.case.evidence == []
-    assert "answered yes: " in result.reply.text
-
-
-async def test_without_a_model_a_finished_case_records_nothing() -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-    case = investigating_case()
-    case.status = CaseStatus.CLOSED
-
-    result = await rig.turn(case, said("one more thing: the pool was 10"))
-
-    assert result.case.evidence == []
 
 
 async def test_excerpts_reach_the_model_and_its_citations_are_checked() -> None:
@@ -329,146 +243,10 @@ async def test_a_terminal_case_uses_the_terminal_template() -> None:
     assert result.reply.text == "The pool."
 
 
-async def test_a_button_applies_once_and_says_what_happened() -> None:
-    rig = Rig()
-    case = triaged_case()
-    cf = propose(case, _statement(), now=rig.clock.now())
-
-    first = await rig.engine.answer_confirmation(
-        case=case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.NO
-    )
-    again = await rig.engine.answer_confirmation(
-        case=first.case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.YES
-    )
-
-    assert case.find_confirmation(cf.confirmation_id).is_pending  # type: ignore[union-attr]
-    assert first.reply.kind is ReplyKind.DECISION
-    assert "answered no: " in first.reply.text
-    assert again.reply.text == "{@U_OPENER} already answered that question."
-    assert again.case.status is CaseStatus.CONSULTING
-
-
-@pytest.mark.parametrize(
-    ("prompt", "said"),
-    [
-        ("Fix: roll back", "Fix: roll back. The case is now investigating."),
-        ("Shall I start?", "Shall I start? The case is now investigating."),
-    ],
-)
-async def test_what_a_yes_did_reads_as_sentences(prompt: str, said: str) -> None:
-    rig = Rig()
-    case = triaged_case()
-    cf = propose(case, _statement(), now=rig.clock.now(), prompt=prompt)
-
-    result = await rig.engine.answer_confirmation(
-        case=case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.YES
-    )
-
-    assert result.reply.text == f"{{@U_OPENER}} answered yes: {said}"
-
-
-async def test_a_superseded_question_says_so() -> None:
-    rig = Rig()
-    case = triaged_case()
-    old = propose(case, _statement(), now=rig.clock.now())
-    propose(case, _statement("A sharper statement"), now=rig.clock.now())
-
-    result = await rig.engine.answer_confirmation(
-        case=case, confirmation_id=old.confirmation_id, by=OPENER, decision=Decision.YES
-    )
-
-    assert result.reply.text == "That question no longer applies; a newer one replaced it."
-
-
-async def test_buttons_from_strangers_are_refused() -> None:
-    rig = Rig()
-    case = triaged_case()
-    cf = propose(case, _statement(), now=rig.clock.now())
-
-    with pytest.raises(NotAllowedToAnswerError) as refused:
-        await rig.engine.answer_confirmation(
-            case=case, confirmation_id=cf.confirmation_id, by="U_STRANGER", decision=Decision.YES
-        )
-
-    assert refused.value.named == ()
-    assert refused.value.responders is None, "the case's participants may: anyone can join"
-
-
-async def test_cant_get_this_blocks_the_request_and_offers_alternatives() -> None:
-    rig = Rig()
-    case = investigating_case()
-    requests = [add_request(case, label=f"Data {i}") for i in range(3)]
-    requests[0].guidance.alternatives = ["Ask the DBA for pg_stat_activity output"]
-
-    result = case
-    for request in requests:
-        result = (
-            await rig.engine.report_unavailable(
-                case=result, request_id=request.request_id, by="U_SRE", reason="no access"
-            )
-        ).case
-    first = await rig.engine.report_unavailable(
-        case=case, request_id=requests[0].request_id, by="U_SRE", reason="no access"
-    )
-
-    assert "Another way: Ask the DBA for pg_stat_activity output" in first.reply.text
-    assert case.evidence_requests[0].status is EvidenceStatus.PENDING
-    assert all(r.status is EvidenceStatus.BLOCKED for r in result.evidence_requests)
-    assert result.degraded_mode is not None
-    assert result.degraded_mode.escalation_recommended
-    with pytest.raises(NotFoundError):
-        await rig.engine.report_unavailable(case=case, request_id="req_x", by="U", reason="r")
-
-
-def _statement(text: str = STATEMENT):  # type: ignore[no-untyped-def]
-    from domain.lifecycle.confirmations import ProblemStatementPayload
-
-    return ProblemStatementPayload(statement=text)
-
-
-async def test_the_newest_question_is_the_one_answered() -> None:
-    rig = Rig()
-    case = investigating_case()
-    first = add_solution(case, title="first")
-    second = add_solution(case, title="second")
-    propose(case, SolutionAppliedPayload(solution_id=first.solution_id), now=rig.clock.now())
-    newest = propose(
-        case, SolutionAppliedPayload(solution_id=second.solution_id), now=rig.clock.now()
-    )
-
-    result = await rig.turn(case, said("yes"), investigating("Great."))
-
-    answered = result.case.find_confirmation(newest.confirmation_id)
-    assert answered is not None
-    assert answered.state is ConfirmationState.ACCEPTED
-    assert result.case.find_solution(second.solution_id).applied_by == OPENER  # type: ignore[union-attr]
-
-
-async def test_without_a_model_uploads_are_summarised_from_their_ingest_report() -> None:
-    rig = Rig()
-    rig.llm.enabled = False
-    timed = upload("app.log")
-    assert timed.report is not None
-    timed = timed.model_copy(
-        update={
-            "report": timed.report.model_copy(
-                update={"first_timestamp": NOW, "last_timestamp": NOW}
-            )
-        }
-    )
-    bare = upload("shot.png").model_copy(update={"report": None})
-
-    result = await rig.turn(investigating_case(), inputs(files=[timed, bare]))
-
-    first, second = (e.summary for e in result.case.evidence)
-    assert first.endswith(f", {NOW.isoformat()} to {NOW.isoformat()}")
-    assert second == "Uploaded shot.png"
-
-
 async def test_a_typed_correction_refines_the_statement_and_asks_again() -> None:
     rig = Rig()
     case = triaged_case()
-    old = propose(case, _statement(), now=rig.clock.now())
+    old = propose(case, proposed_statement(), now=rig.clock.now())
 
     result = await rig.turn(
         case,
