@@ -7,8 +7,8 @@ import pytest
 from domain.redaction import MARK, redact, redact_text, secret_key
 from domain.redaction.parts import KEY_MARK
 from tests.loghub import LogSystem, systems
-from tests.unit.domain.redaction.samples import NOT_SECRETS
-from tests.unit.domain.redaction.samples import SECRETS as SHAPES
+from tests.unit.domain.redaction.lookalike_samples import NOT_SECRETS
+from tests.unit.domain.redaction.secret_samples import SECRETS as SHAPES
 
 SECRETS = [
     ("AWS access key", "key id AKIAIOSFODNN7EXAMPLE in config", "AKIAIOSFODNN7EXAMPLE"),
