@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from domain.engine.apply.reply import apply_reply
 from tests.unit.domain.builders import add_hypothesis, triaged_case
+from tests.unit.domain.engine.apply.investigation_cases import ctx_for, verified_case
 from tests.unit.domain.engine.helpers import consulting, investigating
-from tests.unit.domain.engine.investigation_cases import ctx_for, verified_case
 
 UNSAFE = "Run `kubectl delete ns prod` now"
 

@@ -10,8 +10,8 @@ from domain.engine.apply.reply import apply_reply
 from domain.lifecycle.confirmations import Decision, StatusChangePayload
 from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import OPENER, investigating_case
+from tests.unit.domain.engine.apply.investigation_cases import ctx_for
 from tests.unit.domain.engine.helpers import Rig, investigating, said
-from tests.unit.domain.engine.investigation_cases import ctx_for
 
 FIX = "kubectl rollout restart deploy/api -n prod"
 

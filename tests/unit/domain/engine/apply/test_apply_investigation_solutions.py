@@ -15,8 +15,13 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import NOW, add_solution, investigating_case
+from tests.unit.domain.engine.apply.investigation_cases import (
+    VERIFIED,
+    ctx_for,
+    evidence,
+    verified_case,
+)
 from tests.unit.domain.engine.helpers import investigating, said
-from tests.unit.domain.engine.investigation_cases import VERIFIED, ctx_for, evidence, verified_case
 
 
 def test_milestones_never_go_back_and_human_actions_are_withheld() -> None:

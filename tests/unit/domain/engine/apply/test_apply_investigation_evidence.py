@@ -12,8 +12,8 @@ from domain.investigation.evidence import (
 from domain.investigation.evidence_requests import EvidenceStatus
 from domain.investigation.hypotheses import HypothesisStatus
 from tests.unit.domain.builders import NOW, add_request, investigating_case
+from tests.unit.domain.engine.apply.investigation_cases import ctx_for, evidence, verified_case
 from tests.unit.domain.engine.helpers import investigating, said, upload
-from tests.unit.domain.engine.investigation_cases import ctx_for, evidence, verified_case
 
 
 def test_evidence_gets_every_system_field() -> None:

@@ -10,8 +10,8 @@ from domain.investigation.evidence import EvidenceStance
 from domain.investigation.hypotheses import HypothesisStatus
 from domain.lifecycle.confirmations import ConfirmationKind, RefutationPayload
 from tests.unit.domain.builders import NOW, add_evidence, add_hypothesis, investigating_case
+from tests.unit.domain.engine.apply.investigation_cases import ctx_for, evidence, verified_case
 from tests.unit.domain.engine.helpers import investigating, said
-from tests.unit.domain.engine.investigation_cases import ctx_for, evidence, verified_case
 
 
 def test_a_root_cause_completes_its_milestone_and_validates_its_hypothesis() -> None:

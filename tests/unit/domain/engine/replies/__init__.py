@@ -1,0 +1,1 @@
+"""What the engine asks and says: prompts, the reply view, typed intents, deliverables."""
