@@ -1,0 +1,1 @@
+"""The database itself: engine set-up, migrations, and SQLite on the event loop."""

@@ -1,0 +1,1 @@
+"""What comes in and what follows: the durable inbox, alert groups, remediation strategies."""

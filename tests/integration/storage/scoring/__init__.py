@@ -1,0 +1,1 @@
+"""Scores, scoring requests, root-cause ratings and case outcomes."""
