@@ -88,10 +88,17 @@ class ReplicaModel(FakeLLMServer):
 
 
 def newest_tag(body: dict[str, Any]) -> str:
-    """The last tag of the last user message (the turn's new input), or "" if it has none."""
+    """The last tag of the last user message (the turn's new input), or "" if it has none.
+
+    A click on Yes runs a turn whose input is the bot's own words, untagged: it is step 2 of the
+    thread whose tags the conversation holds.
+    """
     users = [m for m in body.get("messages", []) if m.get("role") == "user"]
     found = TAG.findall(str(users[-1].get("content", ""))) if users else []
-    return found[-1] if found else ""
+    if found:
+        return found[-1]
+    earlier = TAG.findall(json.dumps(body.get("messages", [])))
+    return earlier[-1].replace("/s1]", "/s2]") if earlier else ""
 
 
 def cite_labels(prompt: str, filename: str) -> list[str]:

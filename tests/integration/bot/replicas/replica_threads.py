@@ -4,7 +4,7 @@ Every thread is opened by a mention and then gets one more step of its kind and 
 
 * upload: a log shared in the thread, then a question about it that must be answered with a
   `file:line` citation of that log;
-* click: Yes on the problem statement the bot asked to confirm, then a message;
+* click: Yes on the problem statement the bot asked to confirm (which runs a turn), then a message;
 * message: two messages.
 
 A thread's mention and last message go to its home replica, its middle step to the other one.
@@ -26,10 +26,11 @@ CHANNEL = "C111"
 WARM_UP_CHANNEL = "C222"
 PERSON = "W222"
 KINDS = ("upload", "click", "message")
-POSTS = {"upload": 6, "click": 4, "message": 5}
-"""The bot's posts in each kind of thread: the header, the first answer and its question; then an
-upload's summary and answer, or a message's answer (a click rewrites the question, posting
-nothing); then the last message's answer. A turn answered twice would post again."""
+POSTS = {"upload": 4, "click": 4, "message": 4}
+"""The bot's posts in each kind of thread: the case summary and the first answer (its question at
+its foot); then the answer to the middle step (an upload's opens with the file's findings; a click
+on Yes redraws the question and runs a turn); then the last message's answer. A turn answered
+twice would post again."""
 SOURCES = "Sources: `{filename}:"
 FIRST_ERROR_LINE = 25
 LOG_LINES = 40
@@ -63,8 +64,8 @@ class Thread:
         return 1 - self.home if step == 2 else self.home
 
     def model_steps(self) -> list[int]:
-        """The steps answered by a model turn (a click is answered by the system)."""
-        return [1, 3] if self.kind == "click" else [1, 2, 3]
+        """The steps answered by a model turn (every one: a click on Yes runs a turn too)."""
+        return [1, 2, 3]
 
 
 def log_file(number: int) -> str:
@@ -136,8 +137,8 @@ def bot_messages(slack: FakeSlack, thread: Thread) -> list[dict[str, object]]:
 def answered(slack: FakeSlack, thread: Thread, step: int) -> bool:
     """Whether the thread shows the answer to ``step`` (and, after the first, its question)."""
     texts = [text_of(m) for m in bot_messages(slack, thread)]
-    if step == 2 and thread.kind == "click":
-        return any("answered yes" in text for text in texts)
+    if step == 2 and thread.kind == "click" and not any("answered yes" in t for t in texts):
+        return False
     if not any(thread.tag(step) in text for text in texts):
         return False
     return step != 1 or bool(with_buttons(bot_messages(slack, thread), "fm_answer"))
