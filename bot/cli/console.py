@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import html
 import itertools
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,8 @@ from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.message import SlackMessage
 from domain.engine.view import DocumentView
 
+_DATE = re.compile(r"<!date\^[^|>]*\|([^>]*)>")
+"""Slack's date token (shown in each reader's time zone); the terminal shows its fallback."""
 TEAM = "TCONSOLE"
 CHANNEL = "CCONSOLE"
 USER = "UCONSOLE"
@@ -156,7 +159,7 @@ class ConsoleSurface:
         if not message.blocks:
             lines.append(message.text)
         shown = html.unescape("\n".join(lines)).replace(f"<@{USER}>", "@you")
-        self._write(shown + "\n\n")
+        self._write(_DATE.sub(r"\1", shown) + "\n\n")
 
     def _block_lines(self, block: dict[str, Any], ts: str) -> list[str]:
         kind = block["type"]

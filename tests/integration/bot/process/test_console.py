@@ -45,6 +45,7 @@ async def test_the_console_runs_an_investigation_typed_into_the_terminal(
     assert "The log shows DB timeouts." in shown
     assert "Open cases (1)" in shown
     assert "Traceback" not in shown
+    assert "<!date" not in shown, "Slack's date tokens read as their plain fallback"
     assert len(llm.requests) == 3
 
 
