@@ -85,6 +85,8 @@ class PostedKind(StrEnum):
     """A turn's answer (key: the work's dedup key)."""
     PROMPT = "prompt"
     """A question with buttons (key: the confirmation id)."""
+    REQUEST = "request"
+    """The reply an evidence request card was shown in (key: the request id)."""
     STRATEGY = "strategy"
     """A remediation workflow offered for approval (key: the strategy id)."""
     SCORE_FILE = "score_file"

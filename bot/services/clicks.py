@@ -174,6 +174,7 @@ class ClickService:
 
         saved, result = await self._cases.update(case, block)
         await self._presenter.show_reply(saved, result.reply)
+        await self._presenter.redraw_request(saved, value.request_id)  # its button goes
         await self._presenter.show_header(saved)
 
     async def close(self, *, work: ClickWork) -> None:

@@ -12,6 +12,7 @@ import json
 import logging
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
+from typing import Any
 
 from slack_sdk.models.blocks import Block
 
@@ -166,14 +167,20 @@ class ThreadPresenter:
         body = reply.model_dump(mode="json")
         if key:
             await self._refs.remember(case, PostedKind.REPLY, at, key, body=body)
+        kept = {
+            "reply": body,
+            "lead": [b for m in lead for b in m.block_dicts()],
+            "questions": not alone,
+        }
         if alone:
             await self.show_prompts(case, reply.confirmations)
         else:
-            kept = {"reply": body, "lead": [b for m in lead for b in m.block_dicts()]}
             for prompt in reply.confirmations:
                 await self._refs.remember(
                     case, PostedKind.PROMPT, at, prompt.confirmation_id, body=kept
                 )
+        for card in reply.evidence_requests:
+            await self._refs.remember(case, PostedKind.REQUEST, at, card.request_id, body=kept)
         await self._rewrite_superseded(case, reply)
         for document in reply.documents:
             await self.surface.upload(
@@ -196,7 +203,7 @@ class ThreadPresenter:
         """The reply with each of its questions as the case has it now: asked (buttons),
         answered (who decided what: ``notes`` by confirmation id, else a short default) or
         replaced by a newer one; after ``lead``."""
-        shown = reply_message(reply, case_id=case.case_id)
+        shown = reply_message(_current(case, reply), case_id=case.case_id)
         blocks = list(shown.blocks)
         for prompt in reply.confirmations:
             blocks += _question(case, prompt, (notes or {}).get(prompt.confirmation_id)).blocks
@@ -252,6 +259,22 @@ class ThreadPresenter:
             channel=case.channel_id, ts=ts, message=decided_message(note, accepted=accepted)
         )
 
+    async def redraw_request(self, case: Case, request_id: str) -> None:
+        """Redraw the reply an evidence request was asked in, its cards as the case has them now
+        (a request no longer open loses its "Can't get this" button)."""
+        kept = await self._refs.find(case, PostedKind.REQUEST, request_id)
+        body = (kept.body or {}) if kept is not None else {}
+        if kept is None or kept.ts is None or body.get("reply") is None:
+            return
+        reply = TurnReply.model_validate(body["reply"])
+        lead = _lead_of(body)
+        rendered = (
+            self._reply_with_questions(case, reply, lead=lead)
+            if body.get("questions")
+            else _led(lead, reply_message(_current(case, reply), case_id=case.case_id))
+        )
+        await self.surface.update(channel=case.channel_id, ts=kept.ts, message=rendered)
+
     async def _reply_of(
         self, case: Case, confirmation_id: str
     ) -> tuple[TurnReply, list[SlackMessage]] | None:
@@ -261,9 +284,7 @@ class ThreadPresenter:
         body = (kept.body or {}) if kept is not None else {}
         if body.get("reply") is None:
             return None
-        blocks = [Block.parse(b) for b in body.get("lead") or []]
-        lead = [message(b for b in blocks if b is not None)] if blocks else []
-        return TurnReply.model_validate(body["reply"]), lead
+        return TurnReply.model_validate(body["reply"]), _lead_of(body)
 
     async def _rewrite_superseded(self, case: Case, reply: TurnReply) -> None:
         for confirmation_id in reply.superseded_confirmation_ids:
@@ -315,3 +336,18 @@ def _only_documents(reply: TurnReply) -> bool:
     )
     nothing_else = not any(shown) and reply.root_cause is None and reply.escalation is None
     return bool(reply.documents) and nothing_else and reply.working_conclusion is None
+
+
+def _lead_of(body: dict[str, Any]) -> list[SlackMessage]:
+    """What a kept reply opened with (its blocks as Slack JSON), as messages again."""
+    blocks = [Block.parse(b) for b in body.get("lead") or []]
+    return [message(b for b in blocks if b is not None)] if blocks else []
+
+
+def _current(case: Case, reply: TurnReply) -> TurnReply:
+    """``reply`` with its evidence request cards as the case has them now (open or not)."""
+    cards = []
+    for card in reply.evidence_requests:
+        request = case.find_request(card.request_id)
+        cards.append(card.model_copy(update={"status": request.status}) if request else card)
+    return reply.model_copy(update={"evidence_requests": cards})

@@ -27,9 +27,15 @@ from domain.engine.view import (
     SolutionView,
     TurnReply,
 )
+from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
 from domain.knowledge import Citation
 
 MAX_CITATIONS = 8
+REQUEST_CLOSED = {
+    EvidenceStatus.COMPLETE: "✅ Received",
+    EvidenceStatus.BLOCKED: "🚫 Marked as not obtainable",
+}
+"""What a request card says instead of its button once it is no longer open."""
 MAX_HYPOTHESES = 5
 
 
@@ -85,6 +91,8 @@ def request_card(card: RequestCard, *, case_id: str) -> list[Block]:
     where = _where_to_look(card)
     if where:
         blocks += sections(where)
+    if card.status not in OPEN_STATUSES:  # answered, or marked as not obtainable
+        return [*blocks, *context(f"_{REQUEST_CLOSED.get(card.status, 'No longer needed')}._")]
     value = RequestValue(case_id=case_id, request_id=card.request_id).dump()
     cant = button(
         "🚫 Can't get this",

@@ -45,6 +45,10 @@ async def test_cant_get_this_blocks_the_request_and_offers_the_alternatives(
     assert "already blocked" in whisper["text"]
     header = text_of(bot.bot_messages(thread_ts)[0])
     assert "Payments error logs" not in header
+    (redrawn,) = [m for m in bot.bot_messages(thread_ts) if m["ts"] == card["ts"]]
+    assert not with_buttons([redrawn], "fm_cant_get"), "the card's button is gone"
+    assert "Marked as not obtainable" in text_of(redrawn)
+    assert "Payments error logs" in text_of(redrawn), "the rest of the answer stays as it was"
 
 
 async def test_report_writes_the_case_report_into_the_thread(
