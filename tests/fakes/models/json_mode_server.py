@@ -11,51 +11,26 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
-from aiohttp import web
-
-from tests.fakes.models.llm_server import (
-    JsonDict,
-    Refused,
-    ScriptedModelServer,
-    completion,
-    openai_error,
-)
+from tests.fakes.models.llm_server import FakeLLMServer, JsonDict, Refused
 
 UNAVAILABLE = "This response_format type is unavailable now"
 
 
-class FakeJsonModeServer(ScriptedModelServer):
+class FakeJsonModeServer(FakeLLMServer):
     """Chat completions that refuse a JSON schema."""
 
     model_name: ClassVar[str] = "deepseek-chat"
     provider: ClassVar[str] = "deepseek"
     base_path: ClassVar[str] = ""
+    nothing_scripted: ClassVar[int] = 400
 
     async def __aenter__(self) -> FakeJsonModeServer:
         await super().__aenter__()
         return self
 
-    def routes(self, app: web.Application) -> None:
-        app.router.add_post("/chat/completions", self._handle)
-        app.router.add_post("/v1/chat/completions", self._handle)
-
-    async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body = await self.keep(request)
-        try:
-            self.check(body)
-        except Refused as refused:
-            return openai_error(refused.status, refused.message, **refused.fields)
-        item = await self.next_item()
-        if item is None:
-            return openai_error(400, "nothing scripted")
-        if item.drop:
-            assert request.transport is not None
-            request.transport.close()
-            return web.Response()
-        if item.status != 200:
-            message = item.message or f"scripted {item.status}"
-            return openai_error(item.status, message, headers=item.headers)
-        return web.json_response(completion(body, item, None))
+    def reply_schema(self, body: JsonDict) -> JsonDict | None:
+        """No strict schema: the reply is whatever JSON was scripted."""
+        return None
 
     def check(self, body: JsonDict) -> None:
         """Raise Refused for a request a JSON-mode-only server refuses."""

@@ -232,6 +232,9 @@ class FakeLLMServer(ScriptedModelServer):
     ``content_filter`` as OpenAI sends them; a strict reply has every nullable property filled in.
     """
 
+    nothing_scripted: ClassVar[int] = 418
+    """The status of a request nothing was scripted for (one no real provider sends)."""
+
     async def __aenter__(self) -> FakeLLMServer:
         await super().__aenter__()
         return self
@@ -248,7 +251,7 @@ class FakeLLMServer(ScriptedModelServer):
             return openai_error(refused.status, refused.message, **refused.fields)
         item = await self.next_item()
         if item is None:
-            return openai_error(418, "nothing scripted")
+            return openai_error(self.nothing_scripted, "nothing scripted")
         if item.drop:
             assert request.transport is not None
             request.transport.close()
@@ -256,7 +259,11 @@ class FakeLLMServer(ScriptedModelServer):
         if item.status != 200:
             message = item.message or f"scripted {item.status}"
             return openai_error(item.status, message, headers=item.headers)
-        return web.json_response(completion(body, item, strict_schema(body)))
+        return web.json_response(completion(body, item, self.reply_schema(body)))
+
+    def reply_schema(self, body: JsonDict) -> JsonDict | None:
+        """The strict schema a reply is filled against (every nullable property present)."""
+        return strict_schema(body)
 
     def check(self, body: JsonDict) -> None:
         """Raise Refused for a request OpenAI would refuse."""
