@@ -94,7 +94,10 @@ class TurnService:
             saved, result = await self._run_and_save(case, prepared)
             await self._presenter.keep_reply(saved, work_key, result.reply)
             await self._remember(saved, fresh, result.reply)
-            await self._presenter.show_reply(saved, result.reply, key=work_key, lead=ingested.said)
+            at = await self._presenter.show_reply(
+                saved, result.reply, key=work_key, lead=ingested.said
+            )
+        await self._presenter.redraw_closed(case, saved, shown_at=at)
         if result.decided is not None:
             await self._presenter.show_decided(saved, result.decided)
         await self._presenter.show_header(saved)

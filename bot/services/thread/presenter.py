@@ -28,6 +28,7 @@ from bot.slack.render.reply import reply_message
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
+from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
 from domain.lifecycle.confirmations import (
     ConfirmationState,
     PendingConfirmation,
@@ -275,6 +276,22 @@ class ThreadPresenter:
         )
         await self.surface.update(channel=case.channel_id, ts=kept.ts, message=rendered)
 
+    async def redraw_closed(self, before: Case, after: Case, *, shown_at: str = "") -> None:
+        """Redraw the earlier replies whose evidence requests closed (or changed how they
+        closed) between ``before`` and ``after``: once a log has arrived its card says so and
+        loses its "Can't get this" button. Each message is redrawn once; the reply just posted
+        at ``shown_at`` already shows the requests as they are."""
+        redrawn = {shown_at} if shown_at else set()
+        for request in after.evidence_requests:
+            earlier = before.find_request(request.request_id)
+            if earlier is None or _looks(earlier.status) == _looks(request.status):
+                continue
+            ts = await self._refs.ts(after, PostedKind.REQUEST, request.request_id)
+            if ts is None or ts in redrawn:
+                continue
+            redrawn.add(ts)
+            await self.redraw_request(after, request.request_id)
+
     async def _reply_of(
         self, case: Case, confirmation_id: str
     ) -> tuple[TurnReply, list[SlackMessage]] | None:
@@ -313,6 +330,11 @@ def _question(case: Case, prompt: ConfirmationPrompt, note: str | None) -> Slack
     who = mention(confirmation.answered_by) if confirmation.answered_by else "Someone"
     said = note or f"{who} answered {decision}."
     return decided_message(said, accepted=confirmation.state is ConfirmationState.ACCEPTED)
+
+
+def _looks(status: EvidenceStatus) -> str:
+    """How a request card shows ``status``: open ones alike (they carry the button)."""
+    return "open" if status in OPEN_STATUSES else status.value
 
 
 def _led(lead: Sequence[SlackMessage], shown: SlackMessage) -> SlackMessage:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from domain.investigation.evidence_requests import OPEN_STATUSES
 from rag.service import open_knowledge_service
 from tests.fakes.models.llm_server import FakeLLMServer, Scripted
 from tests.fakes.rag import HashingEmbedder
@@ -97,7 +98,13 @@ async def run_incident(
     if act.unused:
         nudge = act.take_unused()
         await act.step(ASK_NEXT, lambda: bot.reply(thread_ts, ASK_NEXT_TEXT), *nudge)
-    await act.step("upload_log", lambda: act.upload(thread_ts), root_cause_reply(day))
+    asked = [
+        r.request_id
+        for r in (await bot.case(thread_ts)).evidence_requests
+        if r.status in OPEN_STATUSES
+    ]
+    answered = root_cause_reply(day, answers=asked)
+    await act.step("upload_log", lambda: act.upload(thread_ts), answered)
     await act.step("rolled_back", lambda: bot.reply(thread_ts, ROLLED_BACK), resolved_reply())
     await act.step("confirm_resolved", lambda: act.click_yes(thread_ts))
     await act.step("want_documents", lambda: act.click_yes(thread_ts), *documents_replies())

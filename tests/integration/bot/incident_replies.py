@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from aiohttp import web
@@ -146,8 +147,20 @@ EVIDENCE = [
 ]
 
 
-def root_cause_reply(day: str = DAY) -> Scripted:
-    """Investigating: the log read and cited by line; root cause, mitigation and fix."""
+def root_cause_reply(day: str = DAY, *, answers: Sequence[str] = ()) -> Scripted:
+    """Investigating: the log read and cited by line; root cause, mitigation and fix.
+
+    ``answers`` are the open evidence requests the log fulfils (the model sees their ids).
+    """
+    classification = {
+        "matched_request_ids": list(answers),
+        "completeness": "complete",
+        "completeness_score": 0.9,
+        "form": "document",
+        "evidence_type": "supportive",
+        "user_intent": "providing_evidence",
+        "rationale": "the application log, with the startup lines of both versions",
+    }
     before, after, timeout = (f"{{{{cite:{needle}}}}}" for needle in CITED)
     return json_reply(
         "The 14:03 rollout shrank the database pool, and the 502s are checkouts that gave up "
@@ -166,6 +179,7 @@ def root_cause_reply(day: str = DAY) -> Scripted:
         evidence_to_add=EVIDENCE,
         root_cause_conclusion=ROOT_CAUSE,
         solutions_to_add=[ROLLBACK, FIX],
+        classification=classification if answers else None,
         outcome="milestone_completed",
         citations=[before, after, timeout],
     )

@@ -45,3 +45,12 @@ async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path
     assert findings[0] == "📄 `checkout-api.log` — what stands out:"
     assert "`checkout-api.log:" in findings[1], "the first finding cites its line"
     assert answer["text"].startswith("The 14:03 rollout"), "the notification carries the answer"
+
+
+async def test_a_request_answered_by_an_upload_loses_its_button(tmp_path: Path) -> None:
+    transcript = await record_incident(tmp_path)
+    bots = [m for m in transcript.thread if m.get("bot_id")]
+    shown = "\n".join(json.dumps(m.get("blocks", []), ensure_ascii=False) for m in bots)
+
+    assert "Received" in shown, "the log request's card says the log arrived"
+    assert "Can't get this" not in shown, "no button left on a request already answered"
