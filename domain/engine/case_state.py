@@ -117,8 +117,7 @@ def _solutions(case: Case) -> list[str]:
     lines = ["Solutions:"] if case.solutions else []
     for s in case.solutions:
         kind = "mitigation" if s.is_mitigation else "permanent fix"
-        state = "verified" if s.verified_at else "applied" if s.applied_at else "proposed"
-        lines.append(f"- {s.solution_id} [{kind} · {state}] {_clip(s.title)}")
+        lines.append(f"- {s.solution_id} [{kind} · {s.state}] {_clip(s.title)}")
     return lines
 
 

@@ -48,8 +48,7 @@ def _solutions(case: Case, *, applied_only: bool) -> list[str]:
         if applied_only and s.applied_at is None:
             continue
         kind = "Mitigation" if s.is_mitigation else "Fix"
-        state = "verified" if s.verified_at else "applied" if s.applied_at else "proposed"
-        lines.append(f"- **{kind}: {s.title}** ({state})")
+        lines.append(f"- **{kind}: {s.title}** ({s.state})")
         lines.extend(f"  - {step}" for step in s.implementation_steps)
         lines.extend(f"  - `{command}`" for command in s.commands)
     return lines or ["_none recorded_"]

@@ -109,12 +109,11 @@ def request_card(request: EvidenceRequest) -> RequestCard:
 
 def solution_view(solution: Solution) -> SolutionView:
     """A solution as shown."""
-    state = "verified" if solution.verified_at else "applied" if solution.applied_at else "proposed"
     return SolutionView(
         solution_id=solution.solution_id,
         title=solution.title,
         is_mitigation=solution.is_mitigation,
-        state=state,
+        state=solution.state,
         immediate_action=solution.immediate_action,
         longterm_fix=solution.longterm_fix,
         implementation_steps=list(solution.implementation_steps),

@@ -152,9 +152,7 @@ def _rank(solution: Solution) -> tuple[int, int]:
 
 
 def _state(solution: Solution) -> Mitigation:
-    if solution.verified_at is not None:
-        return Mitigation.VERIFIED if solution.verification_evidence_id else Mitigation.ATTESTED
-    return Mitigation.APPLIED if solution.applied_at is not None else Mitigation.PROPOSED
+    return Mitigation(solution.state)
 
 
 def next_step(case: Case) -> str | None:

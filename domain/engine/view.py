@@ -111,7 +111,7 @@ class SolutionView(View):
     title: str
     is_mitigation: bool
     state: str
-    """proposed | applied | verified."""
+    """proposed | applied | attested (people say it works) | verified (evidence shows it)."""
     immediate_action: str | None = None
     longterm_fix: str | None = None
     implementation_steps: list[str] = Field(default_factory=list)

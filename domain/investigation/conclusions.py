@@ -131,6 +131,13 @@ class Solution(DomainModel):
     verification_evidence_id: str | None = None
     effectiveness: float | None = Field(default=None, ge=0.0, le=1.0)
 
+    @property
+    def state(self) -> str:
+        """proposed → applied → attested (people say it works) or verified (evidence shows it)."""
+        if self.verified_at is not None:
+            return "verified" if self.verification_evidence_id else "attested"
+        return "applied" if self.applied_at is not None else "proposed"
+
 
 class DeadEnd(DomainModel):
     """A path investigated and ruled out."""

@@ -37,6 +37,8 @@ REQUEST_CLOSED = {
 }
 """What a request card says instead of its button once it is no longer open."""
 MAX_HYPOTHESES = 5
+SOLUTION_STATES = {"attested": "applied; people say it works, not verified by evidence"}
+"""How a solution's state reads where the plain word would overstate it."""
 
 
 def reply_message(reply: TurnReply, *, case_id: str) -> SlackMessage:
@@ -153,9 +155,10 @@ def root_cause_text(root: RootCauseView) -> str:
 def solution_text(solution: SolutionView) -> str:
     """A mitigation or fix: what to do, commands (already checked), risks."""
     kind = "🩹 Mitigation" if solution.is_mitigation else "🛠️ Fix"
-    lines = [f"*{kind}: {escape(solution.title)}* _({solution.state})_"]
+    state = SOLUTION_STATES.get(solution.state, solution.state)
+    lines = [f"*{kind}: {escape(solution.title)}* _({state})_"]
     for label, text in (("Now", solution.immediate_action), ("Long term", solution.longterm_fix)):
-        if text:
+        if text and text != solution.title:  # a fix people described is its own title
             lines.append(f"*{label}:* {escape(text)}")
     if solution.implementation_steps:
         steps = (f"{n}. {escape(s)}" for n, s in enumerate(solution.implementation_steps, 1))

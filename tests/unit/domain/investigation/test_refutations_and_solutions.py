@@ -216,3 +216,14 @@ def test_disputing_vanished_evidence_fails_cleanly():
     case.evidence.clear()
     with pytest.raises(PreconditionFailedError, match="no evidence"):
         _yes(case, cf, decision=Decision.NO)
+
+
+def test_a_solution_is_verified_only_when_evidence_shows_it_works():
+    case = investigating_case()
+    proposed = add_solution(case, mitigation=True)
+    assert proposed.state == "proposed"
+    payload = SolutionVerifiedPayload(solution_id=proposed.solution_id)
+    _yes(case, propose(case, payload, now=NOW))
+    assert case.solutions[0].state == "attested", "a person's word, no evidence"
+    case.solutions[0].verification_evidence_id = "ev_1"
+    assert case.solutions[0].state == "verified"

@@ -18,6 +18,7 @@ from bot.slack.render.uploads import upload_refused, upload_summary
 from bot.slack.render.views import HomeModel, ScoreLine, home_view, kb_add_modal
 from domain.case import Case
 from domain.engine.summary import Mitigation, Phase
+from domain.engine.view import SolutionView
 from domain.knowledge import (
     Citation,
     KnowledgeBaseKind,
@@ -251,3 +252,19 @@ def test_buttons_are_worded_by_the_renderer_for_each_kind_of_question() -> None:
         "🤔 Not sure: need to verify",
     ]
     assert labels(choose) == ["🩹 Mitigate first", "🔬 Root cause first"]
+
+
+def test_a_fix_people_vouch_for_is_not_shown_as_verified() -> None:
+    vouched = SolutionView(
+        solution_id="sol_2",
+        title="Rolled checkout-api back to v2.14.0",
+        is_mitigation=False,
+        state="attested",
+        immediate_action="Rolled checkout-api back to v2.14.0",
+    )
+    reply = full_reply().model_copy(update={"solutions": [vouched]})
+    shown = json.dumps(reply_message(reply, case_id=CASE_ID).block_dicts())
+
+    assert "people say it works, not verified by evidence" in shown
+    assert "(verified)" not in shown
+    assert shown.count("Rolled checkout-api back to v2.14.0") == 1, "its title is what was done"
