@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Protocol
@@ -9,6 +10,29 @@ from typing import Protocol
 from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel
+
+# A log message is known by what it says: who logged it (the thread, the logger) and its level
+# prefix are left out when it is shown, and when messages are told apart.
+_LEVELS = (
+    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE"
+    r"|\[(?:error|warn|notice|crit)\]|error:|fatal:|warning:)"
+)
+_PREAMBLE = re.compile(
+    r"^[-\s]*(?:\d+\s+)?"  # a dash or a thread id
+    r"(?:\S+\s+[\w./-]+\[\d+\]:\s+)?"  # syslog: host and program[pid]
+    r"(?:" + _LEVELS + r"\s+)?"
+    r"(?:\d+\s+---\s+\[[^\]]*\]\s+[\w.$]+\s*:\s+)?"  # Spring Boot: pid --- [thread] logger :
+    r"(?:(?:\[[^\]]*\]\s*)+(?=(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s|-\s))?"  # [thread] before a logger
+    r"(?:(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s+|-\s+)?"  # the logger
+)
+
+
+def log_message(line: str) -> str:
+    """What a log line says, without its level, thread, logger or syslog prefix.
+
+    The line comes without its timestamp; when nothing else is left, the whole line is returned.
+    """
+    return _PREAMBLE.sub("", line) or line
 
 
 class KnowledgeBaseKind(StrEnum):
@@ -111,6 +135,11 @@ class Finding(DomainModel):
     """How many times its earlier rate the message reached, for a rate jump."""
     changed: str | None = None
     """What changed, for a changed value: ``maximumPoolSize=50 → maximumPoolSize=10``."""
+
+    @property
+    def message(self) -> str:
+        """The example's message, without its level, thread, logger or syslog prefix."""
+        return log_message(self.example)
 
     def summary(self) -> str:
         """One plain line: what, how often, and where it starts and ends."""

@@ -14,7 +14,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind
+from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind, log_message
 from rag.chunking.changes import (
     MAX_SETTING_OCCURRENCES,
     Change,
@@ -24,7 +24,7 @@ from rag.chunking.changes import (
 )
 from rag.chunking.occurrences import Occurrences, occurrences
 from rag.chunking.severity import WARN_RANK, severity_name
-from rag.chunking.templates import TemplateTable
+from rag.chunking.templates import MASK, TemplateTable
 from rag.chunking.timestamps import TimestampParser
 
 MAX_PROBLEMS = 8
@@ -89,10 +89,47 @@ def ignored_templates(table: TemplateTable) -> npt.NDArray[np.bool_]:
     return np.array([is_ignored(text) for text in table.signatures], dtype=np.bool_)
 
 
+def by_message(table: TemplateTable) -> TemplateTable:
+    """The templates, with those that say the same thing at the same level made one.
+
+    A message logged from two threads (``[nio-8080-exec-6]`` and ``[io-8080-exec-40]``) or by two
+    loggers masks into two templates, yet reads the same once shown: made one, it is counted,
+    ranked and cited as one finding, from its earliest line to its latest. Ids stay in order of
+    first appearance, each with its earliest template's signature; redaction marks stay apart.
+    """
+    ignored = ignored_templates(table)
+    ids: dict[tuple[int, int | str], int] = {}
+    merged = np.empty(len(table.signatures), dtype=np.int32)
+    for template, signature in enumerate(table.signatures):
+        said: int | str = template if ignored[template] else _said(signature)
+        merged[template] = ids.setdefault((int(table.ranks[template]), said), len(ids))
+    if len(ids) == len(table.signatures):
+        return table
+    _, earliest = np.unique(merged, return_index=True)
+    line_template = merged[table.line_template]
+    return TemplateTable(
+        signatures=[table.signatures[t] for t in earliest],
+        counts=np.bincount(line_template, minlength=len(ids)).astype(np.int64),
+        line_template=line_template,
+        ranks=table.ranks[earliest],
+        has_timestamp=table.has_timestamp,
+    )
+
+
+def _said(signature: str) -> str:
+    """A template's message, without its level, thread, logger or syslog prefix."""
+    # The prefix is told by its numbers (a pid, a thread id), which the signature masks.
+    return log_message(signature.replace(MASK, "0"))
+
+
 def log_findings(
     source: str, lines: list[str], table: TemplateTable, parser: TimestampParser
 ) -> list[Finding]:
-    """Errors and warnings (worst, then most frequent), then what changed, most relevant first."""
+    """Errors and warnings (worst, then most frequent), then what changed, most relevant first.
+
+    Templates that differ only in who logged the message are read as one (``by_message``).
+    """
+    table = by_message(table)
     view = LogView(source, lines, table, parser, occurrences(table))
     ignored = ignored_templates(table)
     comparable = len(lines) >= MIN_LINES_FOR_CHANGES

@@ -6,7 +6,6 @@ changed; the counts go in one short context line.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from slack_sdk.models.blocks import Block
@@ -21,20 +20,6 @@ CHANGE_PLACES = 2
 GIST_CHARS = 90
 _CHANGE_ORDER = (FindingKind.CHANGED, FindingKind.SURGE, FindingKind.NEW)
 _ICONS = {"CRITICAL": "🔴", "ERROR": "🔴", "WARN": "🟠"}
-# The icon says the level; on a phone the thread, logger and syslog prefix only push the
-# message out of sight (the model is given the whole line).
-_LEVELS = (
-    r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE"
-    r"|\[(?:error|warn|notice|crit)\]|error:|fatal:|warning:)"
-)
-_PREAMBLE = re.compile(
-    r"^[-\s]*(?:\d+\s+)?"  # a dash or a thread id
-    r"(?:\S+\s+[\w./-]+\[\d+\]:\s+)?"  # syslog: host and program[pid]
-    r"(?:" + _LEVELS + r"\s+)?"
-    r"(?:\d+\s+---\s+\[[^\]]*\]\s+[\w.$]+\s*:\s+)?"  # Spring Boot: pid --- [thread] logger :
-    r"(?:(?:\[[^\]]*\]\s*)+(?=(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s|-\s))?"  # [thread] before a logger
-    r"(?:(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s+|-\s+)?"  # the logger
-)
 
 
 def upload_findings(report: IngestReport) -> list[Block]:
@@ -97,7 +82,9 @@ def finding_line(finding: Finding) -> str:
     first = code(finding.first.label())
     if finding.kind is FindingKind.CHANGED and finding.since is not None:
         return f"🔧 *Changed* {escape(finding.changed or '')} · {code(finding.since.label())}"
-    gist = escape(shorten(_PREAMBLE.sub("", finding.example) or finding.example, GIST_CHARS))
+    # The icon says the level; on a phone the thread, logger and syslog prefix only push the
+    # message out of sight (the model is given the whole line).
+    gist = escape(shorten(finding.message, GIST_CHARS))
     if finding.kind is FindingKind.SURGE and finding.since is not None:
         rate = f"×{finding.rate_factor:.0f} rate" if finding.rate_factor else "faster"
         return f"📈 *{rate}* {gist} · from {code(finding.since.label())}"

@@ -187,3 +187,63 @@ def test_a_short_log_reports_its_errors_but_no_changes() -> None:
     assert [(f.kind, f.example) for f in findings] == [
         (FindingKind.PROBLEM, "ERROR pool exhausted after 30000ms")
     ]
+
+
+def spring(second: int, level: str, thread: str, message: str) -> str:
+    return (
+        f"2026-11-21 14:05:{second:02d}.071 {level:>5} 1 --- [{thread:>15}] "
+        f"o.h.engine.jdbc.spi.SqlExceptionHelper   : {message}"
+    )
+
+
+TIMEOUT = "HikariPool-1 - Connection is not available, request timed out after 30000ms."
+
+
+def test_a_message_logged_from_two_threads_is_one_finding_from_its_first_to_last_line() -> None:
+    lines = [
+        spring(1, "INFO", "main", "HikariPool-1 - Start completed."),
+        spring(2, "ERROR", "nio-8080-exec-6", TIMEOUT),
+        spring(3, "WARN", "nio-8080-exec-6", "SQL Error: 0, SQLState: null"),
+        spring(4, "ERROR", "io-8080-exec-40", TIMEOUT),
+        spring(5, "ERROR", "io-8080-exec-40", TIMEOUT),
+    ]
+
+    findings = findings_of(lines)
+
+    timeouts = [f for f in findings if "Connection is not available" in f.example]
+    assert len(timeouts) == 1
+    (timeout,) = timeouts
+    assert (timeout.severity, timeout.count) == ("ERROR", 3)
+    assert (timeout.first.line_start, timeout.last.line_start) == (2, 5)
+    assert "[nio-8080-exec-6]" in timeout.example
+
+
+def test_a_message_from_many_threads_ranks_by_all_its_lines() -> None:
+    lines = [
+        spring(1, "ERROR", "nio-8080-exec-6", TIMEOUT),
+        spring(2, "ERROR", "nio-8080-exec-7", "Pool is shutting down"),
+        spring(3, "ERROR", "nio-8080-exec-7", "Pool is shutting down"),
+        spring(4, "ERROR", "io-8080-exec-40", TIMEOUT),
+        spring(5, "ERROR", "io-8080-exec-41", TIMEOUT),
+    ]
+
+    findings = findings_of(lines)
+
+    assert [(f.count, f.message) for f in findings] == [
+        (3, TIMEOUT),
+        (2, "Pool is shutting down"),
+    ]
+
+
+def test_a_message_one_thread_logged_from_the_start_is_not_new_when_another_logs_it() -> None:
+    ok = [spring(i % 60, "INFO", "main", f"GET /health 200 OK in {i}ms") for i in range(60)]
+    lines = [
+        spring(0, "WARN", "nio-8080-exec-6", "Slow query took 900ms"),
+        *ok,
+        spring(1, "WARN", "io-8080-exec-40", "Slow query took 1200ms"),
+    ]
+
+    (slow,) = [f for f in findings_of(lines) if f.kind is FindingKind.PROBLEM]
+
+    assert (slow.count, slow.first.line_start, slow.last.line_start) == (2, 1, 62)
+    assert not slow.new
