@@ -56,6 +56,7 @@ class Jobs:
         clicks, remediation = services.clicks, services.remediation
         self._clicks: dict[ActionId, ClickRoute] = {
             ActionId.ANSWER: clicks.answer,
+            ActionId.CORRECT: clicks.answer,
             ActionId.CANT_GET: clicks.cant_get,
             ActionId.CLOSE_CASE: clicks.close,
             ActionId.REPORT: clicks.report,

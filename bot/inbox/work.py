@@ -96,6 +96,8 @@ class ClickWork(Work):
     user_id: str
     action_id: str
     value: str = ""
+    text: str = ""
+    """What the person wrote with the click: the correction typed into the form No opened."""
 
 
 class CommandWork(Work):

@@ -1,16 +1,27 @@
-"""Button clicks: recorded in the case's order (the action id + action ts deduplicates them)."""
+"""Button clicks: recorded in the case's order (the action id + action ts deduplicates them).
+
+No on a problem statement opens a form to correct it here, in the listener: Slack honours a
+click's trigger id for three seconds only, and opening a form changes nothing. If the form cannot
+be opened (the question is answered, the person may not answer it, the trigger expired), the
+click is recorded like any other, and its turn asks what to correct.
+"""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.services import Services
 from bot.slack.events import parse_click
-from bot.slack.ids import ActionId
+from bot.slack.ids import ActionId, parse_action_id
+
+logger = logging.getLogger(__name__)
 
 OUR_ACTIONS = re.compile(rf"^({'|'.join(re.escape(a.value) for a in ActionId)})(:.*)?$")
 
@@ -19,7 +30,18 @@ def register(app: AsyncApp, services: Services) -> None:
     """Listen to every ActionId (with or without its suffix)."""
 
     @app.action(OUR_ACTIONS)
-    async def on_click(ack: AsyncAck, body: dict[str, Any]) -> None:
+    async def on_click(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
         work, dedup_key = parse_click(body)
+        if parse_action_id(work.action_id) is ActionId.CORRECT:
+            form = await services.clicks.correction_form(work)
+            if form is not None:
+                await ack()
+                try:
+                    await client.views_open(trigger_id=body.get("trigger_id") or "", view=form)
+                    return
+                except SlackApiError as error:
+                    logger.info("correction form not opened", extra={"error": str(error)})
+                await services.intake.click(work, dedup_key=dedup_key)
+                return
         await services.intake.click(work, dedup_key=dedup_key)
         await ack()

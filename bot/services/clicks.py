@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from slack_sdk.models.views import View
+
 from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
@@ -14,10 +16,13 @@ from bot.services.turns import TurnService
 from bot.slack.ids import (
     AnswerValue,
     CaseValue,
+    CorrectionMetadata,
+    InvalidValueError,
     RequestValue,
     load_value,
 )
 from bot.slack.render.commands import notice
+from bot.slack.render.views import correction_modal
 from domain.case import Case
 from domain.engine.answers import follow_up_note
 from domain.engine.engine import TurnEngine, TurnResult
@@ -28,7 +33,9 @@ from domain.lifecycle.confirmations import (
     Decision,
     DeliverablesPayload,
     PendingConfirmation,
+    ProblemStatementPayload,
 )
+from domain.lifecycle.decisions import may_answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DocumentType
 from domain.ports import AuditRepository, Clock
@@ -46,6 +53,11 @@ GO_ON = {
         "The problem statement above is not what is going wrong. Ask me what to correct."
     ),
 }
+CORRECTED = (
+    "The problem statement above is not what is going wrong. Corrected, in my words: {text}\n"
+    "Restate the problem from this and ask me to confirm it."
+)
+"""What No says to the model when the person wrote the correction in the form it opened."""
 """What a click on the problem statement says to the model: the turn it starts moves the case
 on (the evidence to collect first, or what to correct) instead of waiting for someone to type."""
 CLICK_SUFFIX = "+click"
@@ -87,6 +99,35 @@ class ClickService:
             message=notice(text),
         )
 
+    async def correction_form(self, work: ClickWork) -> View | None:
+        """The form No on a problem statement opens (the statement, ready to edit); None when
+        the click is to be recorded as it is: the question is no longer open, or the person may
+        not answer it (the click then says why, as any other would)."""
+        try:
+            value = load_value(AnswerValue, work.value)
+            case = await self._case(work, value.case_id)
+        except (InvalidValueError, NotFoundError):
+            return None
+        confirmation = case.find_confirmation(value.confirmation_id)
+        payload = confirmation.payload if confirmation is not None else None
+        if (
+            confirmation is None
+            or not confirmation.is_pending
+            or not isinstance(payload, ProblemStatementPayload)
+        ):
+            return None
+        responders = await self._responders.for_team(case.team_id)
+        if not may_answer(case, confirmation, work.user_id, responders=responders):
+            return None
+        origin = CorrectionMetadata(
+            case_id=case.case_id,
+            confirmation_id=confirmation.confirmation_id,
+            channel_id=work.channel_id,
+            thread_ts=work.thread_ts,
+            message_ts=work.message_ts,
+        )
+        return correction_modal(payload.statement, origin)
+
     async def answer(self, *, work: ClickWork) -> None:
         """Yes / No on a question: applied once, for someone allowed; the case moves on."""
         value = load_value(AnswerValue, work.value)
@@ -124,6 +165,8 @@ class ClickService:
     async def _go_on(self, work: ClickWork, case: Case, decided: PendingConfirmation) -> None:
         """A click on the problem statement runs a turn, as if the person had said so."""
         said = GO_ON.get(decided.state)
+        if said and work.text and decided.state is ConfirmationState.REJECTED:
+            said = CORRECTED.format(text=work.text)
         if (
             self._turns is None
             or decided.kind is not ConfirmationKind.PROBLEM_STATEMENT

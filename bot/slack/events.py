@@ -17,7 +17,14 @@ from bot.inbox.work import (
     ThreadMessage,
     ThreadRef,
 )
-from bot.slack.ids import KbAddMetadata, KbInput, load_value
+from bot.slack.ids import (
+    ActionId,
+    CorrectionInput,
+    CorrectionMetadata,
+    KbAddMetadata,
+    KbInput,
+    load_value,
+)
 
 Json = dict[str, Any]
 # Human messages: plain ones, file shares and thread replies also sent to the channel.
@@ -208,7 +215,43 @@ def parse_kb_add(body: Json) -> tuple[KbAddWork, str, dict[str, str]]:
     return work, f"view:{view.get('id')}:{view.get('hash')}", errors
 
 
-def _input_value(values: Json, name: KbInput) -> str:
+def parse_correction(body: Json) -> tuple[ClickWork, str, dict[str, str]]:
+    """The problem statement correction form: a No with the person's words, its dedup key, and
+    errors to show in the form (nothing written, or the statement left as it was)."""
+    view: Json = body["view"]
+    values: Json = (view.get("state") or {}).get("values") or {}
+    text = _input_value(values, CorrectionInput.STATEMENT).strip()
+    errors = {}
+    if not text:
+        errors[CorrectionInput.STATEMENT.value] = "Say what is going wrong."
+    elif text == _initial_value(view, CorrectionInput.STATEMENT).strip():
+        errors[CorrectionInput.STATEMENT.value] = (
+            "That is the statement as it stands: change what is wrong, or Cancel."
+        )
+    metadata = load_value(CorrectionMetadata, view.get("private_metadata"))
+    work = ClickWork(
+        team_id=_team(body),
+        channel_id=metadata.channel_id,
+        thread_ts=metadata.thread_ts,
+        message_ts=metadata.message_ts,
+        user_id=str(body["user"]["id"]),
+        action_id=ActionId.CORRECT.value,
+        value=metadata.answer().dump(),
+        text=text,
+    )
+    return work, f"view:{view.get('id')}:{view.get('hash')}", errors
+
+
+def _initial_value(view: Json, name: CorrectionInput) -> str:
+    """What an input of the form was filled with when it opened."""
+    for block in view.get("blocks") or []:
+        element: Json = block.get("element") or {}
+        if block.get("block_id") == name.value and element.get("action_id") == name.value:
+            return str(element.get("initial_value") or "")
+    return ""
+
+
+def _input_value(values: Json, name: KbInput | CorrectionInput) -> str:
     field = (values.get(name.value) or {}).get(name.value) or {}
     return str(field.get("value") or "")
 

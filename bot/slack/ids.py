@@ -41,6 +41,8 @@ class ActionId(StrEnum):
     """👍 / 👎 under a stated root cause (each button's value: FeedbackValue)."""
     RETRY = "fm_retry"
     """Retry on the message saying a piece of work failed (value: RetryValue)."""
+    CORRECT = "fm_correct"
+    """No on a problem statement: opens a form to correct it (value: AnswerValue, decision no)."""
 
 
 class CallbackId(StrEnum):
@@ -49,6 +51,7 @@ class CallbackId(StrEnum):
     INVESTIGATE = "fm_investigate"
     SCORE_INVESTIGATION = "fm_score_investigation"
     KB_ADD = "fm_kb_add"
+    CORRECT_STATEMENT = "fm_correct_statement"
 
 
 class Command(StrEnum):
@@ -82,6 +85,12 @@ class KbInput(StrEnum):
 
     TITLE = "fm_kb_title"
     BODY = "fm_kb_body"
+
+
+class CorrectionInput(StrEnum):
+    """Block and action id of the problem statement correction form's one input."""
+
+    STATEMENT = "fm_statement"
 
 
 def action_id(action: ActionId, suffix: str = "") -> str:
@@ -155,6 +164,22 @@ class KbAddMetadata(Value):
     """Where the `/fm kb add` modal was opened, so the result can be said there."""
 
     channel_id: str | None = None
+
+
+class CorrectionMetadata(Value):
+    """The correction form's origin: the question answered No, and the message it was in."""
+
+    case_id: str
+    confirmation_id: str
+    channel_id: str
+    thread_ts: str | None = None
+    message_ts: str | None = None
+
+    def answer(self) -> AnswerValue:
+        """The No the form's submission gives."""
+        return AnswerValue(
+            case_id=self.case_id, confirmation_id=self.confirmation_id, decision=Decision.NO
+        )
 
 
 ValueT = TypeVar("ValueT", bound=Value)

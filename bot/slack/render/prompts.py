@@ -89,10 +89,12 @@ def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: boo
                 yes="Yes, do it",
             )
         words, style = label(prompt, decision)
+        corrects = prompt.kind is ConfirmationKind.PROBLEM_STATEMENT and decision is Decision.NO
+        action = ActionId.CORRECT if corrects else ActionId.ANSWER  # No opens a form to fix it
         buttons.append(
             button(
                 words,
-                action_id=action_id(ActionId.ANSWER, decision.value),
+                action_id=action_id(action, decision.value),
                 value=value.dump(),
                 style=style,
                 confirm=dialog,

@@ -1,4 +1,5 @@
-"""Surfaces that are not messages: the App Home tab and the `kb add` modal."""
+"""Surfaces that are not messages: the App Home tab and the modals (`kb add`, correcting the
+problem statement)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot.slack.ids import CallbackId, KbAddMetadata, KbInput
+from bot.slack.ids import CallbackId, CorrectionInput, CorrectionMetadata, KbAddMetadata, KbInput
 from bot.slack.render.commands import CaseLink, case_line
 from bot.slack.render.message import bullets, context, divider, header, sections
 from bot.slack.render.scoring.calibration import calibration_section
@@ -104,4 +105,40 @@ def kb_add_modal(metadata: KbAddMetadata) -> View:
         close=PlainTextObject(text="Cancel"),
         private_metadata=metadata.dump(),
         blocks=[title, body],
+    )
+
+
+STATEMENT_MAX = 1000
+"""A problem statement's length limit (the domain's)."""
+
+
+def correction_modal(statement: str, metadata: CorrectionMetadata) -> View:
+    """No on a problem statement: the statement, ready to edit, and what happens next."""
+    edit = InputBlock(
+        block_id=CorrectionInput.STATEMENT.value,
+        label=PlainTextObject(text="What is going wrong?"),
+        element=PlainTextInputElement(
+            action_id=CorrectionInput.STATEMENT.value,
+            multiline=True,
+            max_length=STATEMENT_MAX,
+            initial_value=statement[:STATEMENT_MAX],
+        ),
+        hint=PlainTextObject(
+            text="Change what is wrong: the service, the symptom, when it started, who is hit."
+        ),
+    )
+    return View(
+        type="modal",
+        callback_id=CallbackId.CORRECT_STATEMENT.value,
+        title=PlainTextObject(text="Correct the problem"),
+        submit=PlainTextObject(text="Send correction"),
+        close=PlainTextObject(text="Cancel"),
+        private_metadata=metadata.dump(),
+        blocks=[
+            *sections(
+                "FaultMaven will restate the problem from your words in the thread and ask you "
+                "again."
+            ),
+            edit,
+        ],
     )

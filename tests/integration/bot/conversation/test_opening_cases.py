@@ -27,7 +27,7 @@ async def test_a_mention_opens_a_case_with_a_header_and_a_reply_asking_its_quest
     assert "Being described" in text_of(header)
     assert [b["action_id"] for b in buttons(header)] == ["fm_close_case"]
     assert STATEMENT in text_of(answer)
-    assert [b["action_id"] for b in buttons(answer)] == ["fm_answer:yes", "fm_answer:no"]
+    assert [b["action_id"] for b in buttons(answer)] == ["fm_answer:yes", "fm_correct:no"]
     assert case.status is CaseStatus.CONSULTING
     assert case.user_id == OPENER
     assert slack.invalid_payloads == []
