@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from tests.fakes.slack.samples import load_sample, load_text_sample, new_id, next_ts
+from tests.fakes.slack.samples import (
+    load_sample,
+    load_text_sample,
+    new_id,
+    new_trigger_id,
+    next_ts,
+)
 from tests.fakes.slack.signing import sign
 from tests.fakes.slack.state import APP_ID, BOT_USER_ID, TEAM_ID
 
@@ -222,7 +228,7 @@ class SlackPayloads:
             if message.get("thread_ts"):
                 payload["container"]["thread_ts"] = message["thread_ts"]
         payload["channel"]["id"] = channel
-        payload["trigger_id"] = trigger_id or f"{new_id('')}.{self.team_id}.valid"
+        payload["trigger_id"] = trigger_id or new_trigger_id()
         payload["response_url"] = self.response_url(channel, message_ts)
         clicked = payload["actions"][0]
         clicked.update(action_id=action_id, block_id=block_id, action_ts=next_ts())
@@ -257,7 +263,7 @@ class SlackPayloads:
             callback_id=callback_id, message=message, message_ts=message["ts"], action_ts=next_ts()
         )
         payload["channel"]["id"] = channel
-        payload["trigger_id"] = trigger_id or f"{new_id('')}.{self.team_id}.valid"
+        payload["trigger_id"] = trigger_id or new_trigger_id()
         payload["response_url"] = self.response_url(channel, None)
         return _interactive_request(payload)
 
@@ -267,7 +273,7 @@ class SlackPayloads:
         payload.update(
             callback_id=callback_id,
             action_ts=next_ts(),
-            trigger_id=f"{new_id('')}.{self.team_id}.x",
+            trigger_id=new_trigger_id(),
         )
         return _interactive_request(payload)
 
@@ -339,7 +345,7 @@ class SlackPayloads:
         form.update(
             text=text, command=command, user_id=user_id, channel_id=channel_id, team_id=self.team_id
         )
-        form.update(api_app_id=self.app_id, trigger_id=f"{new_id('')}.{self.team_id}.cmd")
+        form.update(api_app_id=self.app_id, trigger_id=new_trigger_id())
         form["response_url"] = self.response_url(channel_id, None)
         form.update(fields)
         return SlackRequest(urlencode(form).encode(), FORM, form, "slash_commands")

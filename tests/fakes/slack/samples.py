@@ -39,6 +39,24 @@ def next_ts() -> str:
     return f"{_last_ts_us // 1_000_000}.{_last_ts_us % 1_000_000:06d}"
 
 
+TRIGGER_TTL_S = 3.0
+"""How long Slack honours a trigger id: "expires in three seconds" (Slack's modal docs)."""
+
+
+def new_trigger_id() -> str:
+    """A trigger id as Slack issues one (``<digits>.<digits>.<hex>``); its first part is the
+    time it was issued, in milliseconds, so the fake can tell when it has expired."""
+    return f"{int(time.time() * 1000)}.{next(_serial):09d}.{secrets.token_hex(16)}"
+
+
+def trigger_age_s(trigger_id: str) -> float | None:
+    """How old a trigger id issued by `new_trigger_id` is (None for any other id)."""
+    issued = trigger_id.split(".", 1)[0]
+    if not issued.isdigit() or len(issued) < 13:
+        return None
+    return time.time() - int(issued) / 1000
+
+
 def new_id(prefix: str) -> str:
     """A Slack-looking id (`F…`, `V…`, `Ev…`), unique within the process."""
     return f"{prefix}0{next(_serial):06d}{secrets.token_hex(2).upper()}"

@@ -68,6 +68,7 @@ class Workspace:
     channels: dict[str, dict[str, JsonDict]] = field(default_factory=lambda: defaultdict(dict))
     ephemerals: list[JsonDict] = field(default_factory=list)
     views: dict[str, JsonDict] = field(default_factory=dict)
+    used_triggers: set[str] = field(default_factory=set)
     home_views: dict[str, JsonDict] = field(default_factory=dict)
     files: dict[str, StoredFile] = field(default_factory=dict)
     uploads: dict[str, str] = field(default_factory=dict)  # upload ticket -> file id

@@ -7,7 +7,7 @@ import secrets
 import time
 
 from tests.fakes.slack.block_kit_validation import check_view
-from tests.fakes.slack.samples import new_id
+from tests.fakes.slack.samples import TRIGGER_TTL_S, new_id, trigger_age_s
 from tests.fakes.slack.state import JsonDict, Workspace
 from tests.fakes.slack.web_api import ApiError, Handler, registry, required_arg
 
@@ -49,8 +49,14 @@ def _view(ws: Workspace, params: JsonDict, *, view_id: str | None = None) -> Jso
 @method("views.open")
 @method("views.push")
 def views_open(ws: Workspace, params: JsonDict) -> JsonDict:
-    required_arg(params, "trigger_id", "invalid_trigger_id")
+    trigger = required_arg(params, "trigger_id", "invalid_trigger_id")
+    if trigger in ws.used_triggers:
+        raise ApiError("exchanged_trigger_id")  # each trigger opens one view
+    age = trigger_age_s(trigger)
+    if age is not None and age > TRIGGER_TTL_S:
+        raise ApiError("expired_trigger_id")
     view = _view(ws, params)
+    ws.used_triggers.add(trigger)
     ws.views[view["id"]] = view
     return {"ok": True, "view": copy.deepcopy(view)}
 

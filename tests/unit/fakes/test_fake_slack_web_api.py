@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import aiohttp
 import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from tests.fakes.slack.samples import TRIGGER_TTL_S, new_trigger_id
 from tests.fakes.slack.server import FakeSlack
 from tests.unit.fakes.conftest import APP_TOKEN, BOT_TOKEN
 
@@ -118,6 +120,28 @@ async def test_ephemerals_are_kept_per_user(slack: FakeSlack, client: AsyncWebCl
     assert slack.ephemerals(user="W7")[0]["text"] == "Only you can see this"
     assert slack.ephemerals(user="W8") == []
     assert slack.messages("C1") == []
+
+
+async def test_a_trigger_id_opens_one_view_and_only_while_it_is_fresh(
+    slack: FakeSlack, client: AsyncWebClient
+) -> None:
+    modal = {
+        "type": "modal",
+        "title": {"type": "plain_text", "text": "Correct"},
+        "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "Hi"}}],
+    }
+    fresh = new_trigger_id()
+    stale = f"{int((time.time() - TRIGGER_TTL_S - 1) * 1000)}.1.abc"
+
+    await client.views_open(trigger_id=fresh, view=modal)
+    with pytest.raises(SlackApiError) as again:
+        await client.views_open(trigger_id=fresh, view=modal)
+    with pytest.raises(SlackApiError) as expired:
+        await client.views_open(trigger_id=stale, view=modal)
+
+    assert again.value.response["error"] == "exchanged_trigger_id"
+    assert expired.value.response["error"] == "expired_trigger_id"
+    assert len(slack.workspace.views) == 1
 
 
 async def test_modals_open_update_and_app_home_publishes_per_user(
