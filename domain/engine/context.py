@@ -8,9 +8,14 @@ from datetime import datetime
 
 from domain.case import Case
 from domain.engine.apply.scrub import SafetyLog
+from domain.engine.claims import Refusal
 from domain.engine.inputs import TurnInput
 from domain.errors import DomainError
-from domain.lifecycle.confirmations import ConfirmationPayload, PendingConfirmation
+from domain.lifecycle.confirmations import (
+    ConfirmationPayload,
+    PendingConfirmation,
+    StatusChangePayload,
+)
 from domain.lifecycle.proposals import propose
 
 logger = logging.getLogger(__name__)
@@ -26,6 +31,8 @@ class TurnLog:
     notes: list[str] = field(default_factory=list)
     """Plain sentences for the people (e.g. why a requested status change cannot be asked yet)."""
     proposed: list[PendingConfirmation] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    """Status changes the model asked for that the rules would not put to people, and why."""
     evidence_refs: dict[str, str] = field(default_factory=dict)
     """The model's refs for evidence added this turn → evidence ids."""
     hypothesis_refs: dict[str, str] = field(default_factory=dict)
@@ -61,7 +68,10 @@ class TurnContext:
         try:
             confirmation = propose(self.case, payload, now=self.now, prompt=prompt)
         except DomainError as error:
-            self.log.notes.append(f"I can't ask for that yet: {error}.")
+            note = f"I can't ask for that yet: {error}."
+            self.log.notes.append(note)
+            if isinstance(payload, StatusChangePayload):
+                self.log.refused.append(Refusal(payload.to_status, str(error), note))
             return None
         self.log.proposed.append(confirmation)
         return confirmation

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.reply import apply_reply
+from domain.engine.claims import correct_claims, explained
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
 from domain.engine.inputs import TurnInput
@@ -33,7 +34,12 @@ from domain.errors import NotFoundError
 from domain.investigation.evidence_requests import block_request
 from domain.investigation.turn_tracking import record_turn, snapshot
 from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
-from domain.lifecycle.confirmations import ConfirmationKind, ConfirmationState, Decision
+from domain.lifecycle.confirmations import (
+    ConfirmationKind,
+    ConfirmationState,
+    Decision,
+    StatusChangePayload,
+)
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer
 from domain.lifecycle.degraded import update_degraded_mode
 from domain.lifecycle.responders import ResponderSet
@@ -241,7 +247,7 @@ class TurnEngine:
         ctx = work.ctx
         before = snapshot(ctx.case)
         apply_reply(ctx, reply)
-        text = ctx.log.safety.text(reply.agent_response)
+        text = _held_to_the_case(ctx, ctx.log.safety.text(reply.agent_response))
         outcome = reply.state_updates.outcome if isinstance(reply, InvestigationResponse) else None
         citations = cited(ctx, reply.citations, work.excerpts)
         record_turn(
@@ -350,3 +356,19 @@ class _Turn:
         )
         reply = build_reply(self.ctx.case, self.before, parts)
         return TurnResult(self.ctx.case, reply, decided=self.decided)
+
+
+def _held_to_the_case(ctx: TurnContext, text: str) -> str:
+    """``text`` with each claim of a status change the case did not make corrected in place."""
+    asked = [
+        c.payload.to_status
+        for c in ctx.case.pending_confirmations()
+        if isinstance(c.payload, StatusChangePayload)
+    ]
+    refused = ctx.log.refused
+    corrected = correct_claims(text, status=ctx.case.status, asked=asked, refused=refused)
+    if corrected != text:
+        logger.info("a claim the case contradicts was corrected", extra={"case": ctx.case.case_id})
+        for note in explained(corrected, refused):
+            ctx.log.notes.remove(note)
+    return corrected
