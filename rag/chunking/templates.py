@@ -16,9 +16,23 @@ MASK = "<*>"
 # IPs and dotted versions become <*>.<*>.<*>.<*> and then one <*> through the run rule.
 _PASSES = (
     re.compile(r"/[\w.$@%+=~-]+(?:/[\w.$@%+=~-]+)+/?"),  # paths
+    # One hex digit first, shared by every branch: the engine then skips to the next hex digit
+    # instead of trying each branch at every character, which pays for the short-id branch.
     re.compile(
-        r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # UUIDs
-        r"|0[xX][0-9a-fA-F]+|[0-9a-fA-F]{8,}"  # hex literals, ids and hashes
+        r"[0-9a-fA-F](?:"
+        r"[0-9a-fA-F]{7}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # UUIDs
+        r"|(?<=0)[xX][0-9a-fA-F]+"  # hex literals
+        r"|[0-9a-fA-F]{7,}"  # ids and hashes
+        # Short ids (ord_7dd73d, a git SHA a1b2c3d): six or more hex digits holding both a digit
+        # and a letter, with no letter or digit either side, so a whole token or its part after
+        # _ - = : . and the like. Left to the digit pass, 7dd73d would become <*>dd<*>d, one
+        # template per id. Needing a digit keeps words like cafe and added; the boundaries leave
+        # a hex-looking part of a word to the digit pass (xabc123 becomes xabc<*>, as before).
+        # The first hex digit is matched already: the lookbehinds look at it and before it.
+        r"|(?<![^\W_].)(?=[0-9a-fA-F]{5}[0-9a-fA-F]*+(?![^\W_]))"
+        r"(?:(?<=[0-9])(?=[0-9a-fA-F]*[a-fA-F])|(?<=[a-fA-F])(?=[0-9a-fA-F]*[0-9]))"
+        r"[0-9a-fA-F]{5,}"
+        r")"
     ),
     re.compile(r"\d+"),
 )

@@ -40,6 +40,59 @@ def test_lines_differing_only_in_variables_share_a_template() -> None:
     assert table.most_repeated(1) == [(2, "ERROR conn <*> timed out after <*>ms")]
 
 
+def gateway_error(second: int, thread: str, millis: int, order: str) -> str:
+    return (
+        f"2025-03-12 14:05:{second:02d}.074 ERROR 1 --- [{thread}] "
+        "c.s.checkout.web.ApiExceptionHandler     : "
+        f"POST /api/checkout -> 502 BAD_GATEWAY after {millis}ms (order={order}): "
+        "CannotCreateTransactionException: Could not open JPA EntityManager for transaction"
+    )
+
+
+def test_requests_failing_alike_share_a_template_whatever_their_short_hex_ids() -> None:
+    lines = [
+        gateway_error(28, "io-8080-exec-40", 30018, "ord_7dd73d"),
+        gateway_error(52, "io-8080-exec-40", 30014, "ord_1c3a90"),
+        gateway_error(58, "io-8080-exec-33", 30019, "ord_fdca23"),
+    ]
+
+    table = build_templates(lines, parser_for(lines, NOW))
+
+    assert table.line_template.tolist() == [0, 0, 0]
+    assert "(order=ord_<*>)" in table.signatures[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("order=ord_7dd73d", "order=ord_<*>"),
+        ("deployed a1b2c3d", "deployed <*>"),
+        ("span:1C3A90 trace-fdca23.json", "span:<*> trace-<*>.json"),
+        ("[64cd29]", "[<*>]"),
+    ],
+)
+def test_a_short_id_of_hex_digits_and_letters_is_one_variable(text: str, masked: str) -> None:
+    assert mask(text) == masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "deadline exceeded",
+        "added cafe to the facade decade",
+        "failed",
+        "Deface bedded beaded",
+    ],
+)
+def test_words_made_of_hex_letters_are_not_ids(text: str) -> None:
+    assert mask(text) == text
+
+
+def test_only_a_whole_token_or_its_part_after_a_separator_is_a_short_id() -> None:
+    # Within a word the digits alone are the variable, as before.
+    assert mask("xabc123 abc123x abc12") == "xabc<*> abc<*>x abc<*>"
+
+
 @pytest.mark.parametrize("system", systems(), ids=lambda s: s.name)
 def test_no_template_mixes_two_loghub_events(system: LogSystem) -> None:
     lines = split_lines(system.log_path.read_text(encoding="utf-8"))
