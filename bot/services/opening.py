@@ -23,7 +23,8 @@ SOURCES = {"mention": "slack:mention", "shortcut": "slack:shortcut", "console": 
 
 
 class CaseOpener:
-    """Creates the case and its header, then lets the turn service answer the first message."""
+    """Creates the case, then lets the turn service answer the first message (the case's
+    summary comes with that answer)."""
 
     def __init__(
         self,
@@ -47,11 +48,12 @@ class CaseOpener:
             await self._existing(existing, work, work_key, more)
             return
         case = await self._create(work)
-        # The header's audit entry also records the opening (who, how).
         await self._presenter.open_thread(
             case, opened_by=work.opened_by, source=SOURCES[work.source]
         )
         logger.info("case opened", extra={"case_id": case.case_id, "source": work.source})
+        # Its summary comes with the first answer, in one message. Should the turn fail, its
+        # failure says so with Retry, and the retried turn posts them.
         await self._turns.take_turn(
             thread=work.thread,
             messages=[work.message, *more],

@@ -58,9 +58,15 @@ class MessageRefs:
         )
         await self._posted.remember(message)
 
-    async def set_header(self, case: Case, ts: str, *, digest: str) -> None:
-        """Remember the case summary and what it shows, to edit it in place only on a change."""
-        await self.remember(case, PostedKind.HEADER, ts, body={"digest": digest})
+    async def set_header(
+        self, case: Case, ts: str, *, digest: str, opening: dict[str, Any] | None = None
+    ) -> None:
+        """Remember the case summary and what it shows, to edit it in place only on a change;
+        with ``opening``, what was kept of the case's first answer, which shares its message."""
+        body: dict[str, Any] = {"digest": digest}
+        if opening is not None:
+            body["opening"] = opening
+        await self.remember(case, PostedKind.HEADER, ts, body=body)
 
     async def opened(self, case: Case, **detail: str) -> None:
         """Audit the opening of a case: who opened it, and how."""

@@ -248,6 +248,14 @@ def buttons(message: JsonDict) -> list[JsonDict]:
     ]
 
 
+def question_buttons(message: JsonDict) -> list[JsonDict]:
+    """The buttons answering a question (the thread's first message also has the summary's)."""
+    return [b for b in buttons(message) if b["action_id"].split(":")[0] in QUESTION_ACTIONS]
+
+
+QUESTION_ACTIONS = ("fm_answer", "fm_correct")
+
+
 def find_button(message: JsonDict, prefix: str, decision: str | None = None) -> JsonDict:
     for element in buttons(message):
         action_id = element["action_id"]

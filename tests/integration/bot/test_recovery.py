@@ -65,7 +65,7 @@ async def test_a_turn_cut_by_a_crash_completes_once_after_the_restart(
         await second.stop()
 
     texts = [text_of(m) for m in second.bot_messages(thread_ts)]
-    assert len(texts) == 3, "header, first answer with its question, and one reply"
+    assert len(texts) == 2, "the summary with the first answer and its question, and one reply"
     assert "Answer after the restart." in texts[-1]
     assert not any("Looking at this" in t for t in texts)
     assert case.current_turn == 2
@@ -183,7 +183,7 @@ async def test_fifty_cases_opened_at_once_are_all_answered(
     assert {status for status, _ in statuses} == {200}
     for ts in threads:
         messages = [text_of(m) for m in bot.bot_messages(ts)]
-        assert len(messages) == 2, messages  # the header, and the answer with its question
+        assert len(messages) == 1, messages  # the summary, the answer and its question
         assert not any("Looking at this" in t for t in messages)
     assert len(bot.llm.requests) == 50
     assert slack.invalid_payloads == []

@@ -36,6 +36,7 @@ from tests.integration.bot.harness import (
     BotHarness,
     buttons,
     find_button,
+    question_buttons,
     text_of,
     with_buttons,
 )
@@ -130,7 +131,7 @@ async def test_the_problem_statement_is_confirmed_or_declined_by_a_click(
 
     rewritten = slack.message(CHANNEL, question["ts"])
     assert rewritten is not None
-    assert buttons(rewritten) == []
+    assert question_buttons(rewritten) == []
     assert f"<@{OPENER}> answered {decision}" in text_of(rewritten)
     case = await bot.case(thread_ts)
     expected = CaseStatus.INVESTIGATING if decision == "yes" else CaseStatus.CONSULTING
@@ -309,7 +310,7 @@ async def test_a_typed_answer_rewrites_the_question_as_a_click_would(
 
     rewritten = slack.message(CHANNEL, question["ts"])
     assert rewritten is not None
-    assert buttons(rewritten) == []
+    assert question_buttons(rewritten) == []
     assert f"<@{OPENER}> answered {typed}" in text_of(rewritten)
     expected = CaseStatus.INVESTIGATING if typed == "yes" else CaseStatus.CONSULTING
     assert (await bot.case(thread_ts)).status is expected

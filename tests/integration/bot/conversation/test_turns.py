@@ -149,7 +149,7 @@ async def test_a_duplicate_delivery_of_an_event_is_answered_once(
 
     assert (first, again) == (200, 200)
     assert len(bot.llm.requests) == 1
-    assert len(bot.bot_messages(ts)) == 2  # header, answer with its question
+    assert len(bot.bot_messages(ts)) == 1  # the summary, with the answer and its question
 
 
 async def test_with_the_model_down_the_thread_gets_one_clear_sentence_and_the_next_turn_works(

@@ -41,8 +41,8 @@ async def test_fm_run_answers_a_mention_then_stops_cleanly_on_sigterm(tmp_path: 
             ) as response:
                 assert response.status == 200
 
-            # The case summary, the answer and its question, then the summary's edit.
-            await slack.wait_for("chat.update", 1, timeout=60)
+            # One message: the case summary, then the answer and its question.
+            await slack.wait_for("chat.postMessage", 1, timeout=60)
             posts = slack.calls_to("chat.postMessage")
             code, printed = await bot.stop()
             stderr = "".join(bot.stderr)

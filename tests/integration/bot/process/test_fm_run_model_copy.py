@@ -52,7 +52,7 @@ async def test_the_bot_answers_with_the_onnx_copy_and_never_loads_torch(tmp_path
                 headers=mention.headers(SIGNING_SECRET),
             ) as response:
                 assert response.status == 200
-            await slack.wait_for("chat.update", 1, timeout=60)  # the summary, once answered
+            await slack.wait_for("chat.postMessage", 1, timeout=60)  # summary and answer
             maps = await until_mapped(bot.process.pid, "onnxruntime")
             code, _ = await bot.stop()
 

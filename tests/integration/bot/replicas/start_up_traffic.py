@@ -88,7 +88,8 @@ class Ack:
 
 @dataclass
 class Mention:
-    """A case opened by a mention: when the thread first showed something, and the answer."""
+    """A case opened by a mention: when the thread first showed the bot at work (its status
+    line, a reaction, or a message), and the answer."""
 
     ts: str
     sent_at: float
@@ -226,10 +227,21 @@ class Traffic:
 
     def _look_at(self, mention: Mention) -> None:
         ours = self.thread(mention)
-        if ours and mention.shown_at is None:
+        if mention.shown_at is None and (ours or self._shows_work(mention)):
             mention.shown_at = self.now()
         if mention.answered_at is None and any(ANSWER in text_of(m) for m in ours):
             mention.answered_at = self.now()
+
+    def _shows_work(self, mention: Mention) -> bool:
+        """Whether the thread says the bot is at it: its status line, or a reaction on the
+        mention where the workspace allows no status line."""
+        ws = self.slack.workspace
+        status = any(
+            s["channel"] == CHANNEL and s["thread_ts"] == mention.ts and s["status"]
+            for s in ws.status_history
+        )
+        asked = ws.find(CHANNEL, mention.ts) or {}
+        return status or bool(asked.get("reactions"))
 
     async def settle(self, timeout_s: float) -> None:
         """Wait until every mention is answered (checking as the watcher would)."""

@@ -5,7 +5,7 @@ everything to do: import litellm, make the embedding model's ONNX copy in a chil
 it). From the moment it listens, a request goes out every 250 ms for 15 s: mentions, Alertmanager
 notifications, `/fm status` and clicks on **Close** in a case header, with `/healthz` and
 `/readyz` asked alongside. Slack gives up on an acknowledgement after 3 s; here every one must
-come within 1 s (p99 under 300 ms), every mention's thread must show the case at once and be
+come within 1 s (p99 under 300 ms), every mention's thread must show the bot at work at once and be
 answered as soon as the model library is loaded, without waiting for the embedding model, and
 every request must have been handled exactly once.
 
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.slow
 ACK_MAX_S = 1.0
 ACK_P99_S = 0.3
 SHOWN_S = 1.0
-"""A mention's thread shows the case header and the status line this soon."""
+"""A mention's thread shows the bot at work (its status line) this soon."""
 ANSWERED_S = 3.0
 """A mention is answered this soon after it was sent, or after litellm was loaded if later."""
 SETTLE_S = 60.0

@@ -1,0 +1,148 @@
+"""The bot's messages as the case has them now, drawn from what was kept of them.
+
+A reply is kept (in `MessageRefs`) with what it said, what it opened with and whether its questions
+sit at its foot; the first answer of a case is kept with the summary it shares the thread's first
+message with. From those, and the case as it is now, each message can be drawn again: a question
+answered shows the decision instead of its buttons, a request no longer open loses its "Can't get
+this", the summary says what changed. Nothing here posts; `ThreadPresenter` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from slack_sdk.models.blocks import Block
+
+from bot.slack.render.header import case_header_message
+from bot.slack.render.message import SlackMessage, divider, message
+from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.reply import reply_message
+from domain.case import Case
+from domain.engine.view import ConfirmationPrompt, TurnReply
+from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
+from domain.lifecycle.confirmations import ConfirmationState, StatusChangePayload
+from domain.lifecycle.status import TERMINAL_STATUSES
+from domain.people import mention
+
+Kept = dict[str, Any]
+"""A reply as kept: ``reply`` (the TurnReply as JSON), ``lead`` (blocks it opened with),
+``questions`` (whether its questions are at its foot) and ``notes`` (how each was decided)."""
+
+
+def digest(rendered: SlackMessage) -> str:
+    """What a message shows, as a short fingerprint (an edit that changes nothing is skipped)."""
+    shown = json.dumps(rendered.payload(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(shown.encode()).hexdigest()[:32]
+
+
+def kept(reply: TurnReply, lead: Sequence[SlackMessage], *, questions: bool) -> Kept:
+    """What to keep of a reply to draw it again later."""
+    return {
+        "reply": reply.model_dump(mode="json"),
+        "lead": [b for m in lead for b in m.block_dicts()],
+        "questions": questions,
+    }
+
+
+def redrawn(case: Case, body: Kept, notes: Mapping[str, str] | None = None) -> SlackMessage:
+    """A kept reply as the case has it now (``notes``: how questions were decided, by id)."""
+    reply = TurnReply.model_validate(body["reply"])
+    lead = lead_of(body)
+    every = {**(body.get("notes") or {}), **(notes or {})}
+    if body.get("questions"):
+        return with_questions(case, reply, every, lead=lead)
+    return led(lead, reply_message(current(case, reply), case_id=case.case_id))
+
+
+def top(case: Case, opening: Kept | None) -> SlackMessage:
+    """The thread's first message: the living summary, then the case's first answer (if it was
+    posted with it), as the case has it now."""
+    summary = case_header_message(case)
+    if not opening:
+        return summary
+    answer = redrawn(case, opening)
+    return message([*summary.blocks, divider(), *answer.blocks], text=answer.text)
+
+
+def with_questions(
+    case: Case,
+    reply: TurnReply,
+    notes: Mapping[str, str] | None = None,
+    *,
+    lead: Sequence[SlackMessage] = (),
+) -> SlackMessage:
+    """The reply with each of its questions as the case has it now: asked (buttons),
+    answered (who decided what: ``notes`` by confirmation id, else a short default) or
+    replaced by a newer one; after ``lead``."""
+    shown = reply_message(current(case, reply), case_id=case.case_id)
+    blocks = list(shown.blocks)
+    for prompt in reply.confirmations:
+        blocks += question(case, prompt, (notes or {}).get(prompt.confirmation_id)).blocks
+    return led(lead, message(blocks, text=shown.text))
+
+
+def question(case: Case, prompt: ConfirmationPrompt, note: str | None) -> SlackMessage:
+    """One question of a reply as it stands in ``case``."""
+    confirmation = case.find_confirmation(prompt.confirmation_id)
+    if confirmation is None or confirmation.state is ConfirmationState.PENDING:
+        final = is_final(case, prompt.confirmation_id)
+        return confirmation_message(prompt, case_id=case.case_id, final=final)
+    if confirmation.state is ConfirmationState.SUPERSEDED:
+        return superseded_message(prompt.prompt)
+    decision = confirmation.decision.value if confirmation.decision else "answered"
+    who = mention(confirmation.answered_by) if confirmation.answered_by else "Someone"
+    said = note or f"{who} answered {decision}."
+    return decided_message(said, accepted=confirmation.state is ConfirmationState.ACCEPTED)
+
+
+def is_final(case: Case, confirmation_id: str) -> bool:
+    """Whether accepting this confirmation makes the case final (resolve or close)."""
+    confirmation = case.find_confirmation(confirmation_id)
+    payload = confirmation.payload if confirmation else None
+    return isinstance(payload, StatusChangePayload) and payload.to_status in TERMINAL_STATUSES
+
+
+def looks(status: EvidenceStatus) -> str:
+    """How a request card shows ``status``: open ones alike (they carry the button)."""
+    return "open" if status in OPEN_STATUSES else status.value
+
+
+def led(lead: Sequence[SlackMessage], shown: SlackMessage) -> SlackMessage:
+    """``shown`` opening with ``lead``'s blocks (its fallback text stays the answer's)."""
+    if not lead:
+        return shown
+    blocks = [block for part in lead for block in part.blocks]
+    return message([*blocks, divider(), *shown.blocks], text=shown.text)
+
+
+def only_documents(reply: TurnReply) -> bool:
+    """Whether ``reply`` is a short note and documents, and nothing else to show."""
+    shown = (
+        reply.confirmations,
+        reply.evidence_requests,
+        reply.solutions,
+        reply.hypotheses,
+        reply.notices,
+        reply.citations,
+        reply.superseded_confirmation_ids,
+    )
+    nothing_else = not any(shown) and reply.root_cause is None and reply.escalation is None
+    return bool(reply.documents) and nothing_else and reply.working_conclusion is None
+
+
+def lead_of(body: Kept) -> list[SlackMessage]:
+    """What a kept reply opened with (its blocks as Slack JSON), as messages again."""
+    blocks = [Block.parse(b) for b in body.get("lead") or []]
+    return [message(b for b in blocks if b is not None)] if blocks else []
+
+
+def current(case: Case, reply: TurnReply) -> TurnReply:
+    """``reply`` with its evidence request cards as the case has them now (open or not)."""
+    cards = []
+    for card in reply.evidence_requests:
+        request = case.find_request(card.request_id)
+        cards.append(card.model_copy(update={"status": request.status}) if request else card)
+    return reply.model_copy(update={"evidence_requests": cards})
