@@ -24,7 +24,7 @@ from domain.engine.view import (
     SolutionView,
     TurnReply,
 )
-from domain.investigation.conclusions import Solution, rubric_band
+from domain.investigation.conclusions import AGENT, Solution, rubric_band
 from domain.investigation.evidence_requests import EvidenceRequest, EvidenceStatus
 from domain.investigation.hypotheses import HypothesisStatus
 from domain.knowledge import Citation
@@ -222,7 +222,10 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
         else None,
         root_cause=root_cause_view(case) if changed[2] else None,
         solutions=[
-            solution_view(s) for s in case.solutions if s.solution_id not in before.solutions
+            solution_view(s)
+            for s in case.solutions
+            # A fix a person described is their own words: the summary keeps it, not a card.
+            if s.solution_id not in before.solutions and s.proposed_by == AGENT
         ],
         citations=list(parts.citations),
         escalation=escalation_view(case),

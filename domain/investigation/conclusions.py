@@ -9,6 +9,9 @@ from pydantic import AwareDatetime, Field
 from domain.base import DomainModel, new_id, utc_now
 from domain.investigation.withheld import WithheldCommand
 
+AGENT = "agent"
+"""Who determined or proposed something when it was the bot, not a person."""
+
 
 class ConfidenceLevel(StrEnum):
     """Categorical confidence in a root cause, derived from its score."""
@@ -81,7 +84,7 @@ class RootCauseConclusion(DomainModel):
     contributing_factors: list[str] = Field(default_factory=list)
     validated_hypothesis_id: str | None = None
     determined_at: AwareDatetime = Field(default_factory=utc_now)
-    determined_by: str = "agent"
+    determined_by: str = AGENT
 
     @property
     def confidence_level(self) -> ConfidenceLevel:
@@ -122,7 +125,7 @@ class Solution(DomainModel):
     """What was withheld from this solution's text and commands (for scoring)."""
     risks: list[str] = Field(default_factory=list)
     proposed_at: AwareDatetime = Field(default_factory=utc_now)
-    proposed_by: str = "agent"
+    proposed_by: str = AGENT
     applied_at: AwareDatetime | None = None
     applied_by: str | None = None
     verified_at: AwareDatetime | None = None

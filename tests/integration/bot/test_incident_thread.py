@@ -1,9 +1,9 @@
 """The checkout-api incident's thread, read as the on-call engineer reads it: its budget.
 
-One new message per person's action, except opening a case (the case summary and the answer); the
-documents come as one message holding both files; no visible message over 3,000 characters; a
-click never leaves the case waiting for someone to type; the mitigation's command is visible; the
-answer to the upload opens with findings that cite lines.
+One new message per person's action, opening a case included (the case summary with the first
+answer under it); the documents come as one message holding both files; no visible message over
+3,000 characters; a click never leaves the case waiting for someone to type; the mitigation's
+command is visible; the answer to the upload opens with findings that cite lines.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from pathlib import Path
 from tests.demo.scenario import record_incident
 from tests.demo.summary import count
 
-OPENING = "mention"
 ROLLBACK = "kubectl rollout undo deploy/checkout-api -n shop"
 
 
@@ -26,9 +25,7 @@ async def test_the_incident_thread_keeps_to_its_budget(tmp_path: Path) -> None:
     posts = {a.action: a.posts for a in numbers.per_action}
 
     assert "ask_next" not in posts, "confirming the problem moved the case on by itself"
-    assert posts[OPENING] == 2
-    others = {name: n for name, n in posts.items() if name != OPENING}
-    assert others == dict.fromkeys(others, 1), posts
+    assert posts == dict.fromkeys(posts, 1), posts
     (shared,) = [m for m in transcript.thread if m.get("files")][-1:]
     assert len(shared["files"]) == 2, "the case report and the runbook, in the note's message"
     assert not numbers.too_long, numbers.longest
@@ -40,6 +37,9 @@ async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path
     shown = [json.dumps(m.get("blocks", []), ensure_ascii=False) for m in bots]
 
     assert any(ROLLBACK in text for text in shown), "the mitigation's command is visible"
+    described = "🛠️ Fix: Rolled checkout-api back"  # the card of the fix the engineer described
+    assert not any(described in text for text in shown), "kept by the summary, not a card"
+    assert any("people say it works" in text for text in shown), "attested, not verified"
     (answer,) = [m for m in bots if "what stands out" in json.dumps(m.get("blocks", []))]
     findings = answer["blocks"][0]["text"]["text"].splitlines()
     assert findings[0] == "📄 `checkout-api.log` — what stands out:"
