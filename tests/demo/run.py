@@ -63,7 +63,9 @@ def write_outputs(transcript: Transcript, out: Path) -> Path:
     record = {"thread": transcript.thread, "ephemerals": transcript.ephemerals}
     (out / "thread.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     actions = [(a.step.name, a.real) for a in transcript.actions]
-    numbers = count(transcript.thread, actions, ephemerals=transcript.ephemerals)
+    numbers = count(
+        transcript.thread, actions, ephemerals=transcript.ephemerals, edits=transcript.edits
+    )
     (out / "summary.txt").write_text(report(numbers) + "\n", encoding="utf-8")
     return page
 

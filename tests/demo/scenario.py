@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.demo.summary import edits_of
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, CHANNEL, OPENER
 from tests.integration.bot.incident import PEOPLE, incident_bot, run_incident
@@ -32,6 +33,8 @@ class Transcript:
     clock: StoryClock
     thread: list[JsonDict] = field(default_factory=list)
     ephemerals: list[JsonDict] = field(default_factory=list)
+    edits: list[bool] = field(default_factory=list)
+    """Per edit of a bot message, whether it changed what the message showed."""
     actions: list[Action] = field(default_factory=list)
     error: str | None = None
     """Why the incident stopped before its end (the thread shows how far it got)."""
@@ -69,6 +72,8 @@ def keep_thread(transcript: Transcript, slack: FakeSlack, thread_ts: str) -> Non
     transcript.ephemerals = [
         e for e in slack.ephemerals(CHANNEL, transcript.viewer) if e.get("thread_ts") == thread_ts
     ]
+    calls = zip(slack.calls, slack.replies, strict=True)
+    transcript.edits = edits_of((c.method, c.params, r.body) for c, r in calls)
 
 
 def with_previews(slack: FakeSlack, message: JsonDict) -> JsonDict:

@@ -1,9 +1,10 @@
 """The thread's numbers, which the presentation is judged by: at most one new bot post per
-person's action, and no visible message over 3,000 characters."""
+person's action, no visible message over 3,000 characters, and no edit that changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,9 @@ class Numbers:
     longest: int
     per_action: tuple[ActionPosts, ...]
     ephemerals: int = 0
+    edits: int = 0
+    noop_edits: int = 0
+    """Edits that left the message as it was (Slack still marks it "edited")."""
 
     @property
     def actions_over(self) -> list[str]:
@@ -48,10 +52,12 @@ def count(
     actions: Sequence[tuple[str, float]],
     *,
     ephemerals: Sequence[JsonDict] = (),
+    edits: Sequence[bool] = (),
 ) -> Numbers:
     """Numbers for ``thread`` (final state); ``actions`` are (name, real start time) in order.
 
-    A bot message belongs to the last action that began before it was posted.
+    A bot message belongs to the last action that began before it was posted. ``edits`` says,
+    for each edit of a bot message, whether it changed what the message showed (`edits_of`).
     """
     bots = [m for m in thread if m.get("bot_id")]
     lengths = [visible_length(m) for m in bots]
@@ -67,7 +73,32 @@ def count(
         longest=max(lengths, default=0),
         per_action=per_action,
         ephemerals=len(ephemerals),
+        edits=len(edits),
+        noop_edits=sum(1 for changed in edits if not changed),
     )
+
+
+def edits_of(calls: Iterable[tuple[str, JsonDict, JsonDict]]) -> list[bool]:
+    """For each successful chat.update among ``calls`` (method, parameters, reply), whether it
+    changed what its message showed (its text and blocks as last posted or edited)."""
+    shown: dict[str, str] = {}
+    changed: list[bool] = []
+    for method, params, reply in calls:
+        if not reply.get("ok") or method not in ("chat.postMessage", "chat.update"):
+            continue
+        ts = str(reply.get("ts") or params.get("ts"))
+        now = _shows(params)
+        if method == "chat.update":
+            changed.append(shown.get(ts) != now)
+        shown[ts] = now
+    return changed
+
+
+def _shows(params: JsonDict) -> str:
+    blocks = params.get("blocks") or []
+    if isinstance(blocks, str):
+        blocks = json.loads(blocks)
+    return json.dumps([params.get("text") or "", blocks], sort_keys=True)
 
 
 def _posted_in(ts: float, index: int, starts: Sequence[float]) -> bool:
@@ -90,5 +121,6 @@ def report(numbers: Numbers) -> str:
         f"New bot posts per action: {per_action}",
         f"Budget ≤ {MAX_POSTS_PER_ACTION} new post per action: {posts}",
         f"Budget ≤ {MAX_VISIBLE_CHARS:,} characters per visible message: {length}",
+        f"Edits: {numbers.edits}, of which changed nothing: {numbers.noop_edits}",
     ]
     return "\n".join(lines)

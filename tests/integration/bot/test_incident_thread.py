@@ -3,7 +3,8 @@
 One new message per person's action, opening a case included (the case summary with the first
 answer under it); the documents come as one message holding both files; no visible message over
 3,000 characters; a click never leaves the case waiting for someone to type; the mitigation's
-command is visible; the answer to the upload opens with findings that cite lines.
+command is visible; the answer to the upload opens with findings that cite lines; no edit leaves a
+message as it was.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ async def test_the_incident_thread_keeps_to_its_budget(tmp_path: Path) -> None:
     transcript = await record_incident(tmp_path)
     assert transcript.error is None, transcript.error
     actions = [(a.step.name, a.real) for a in transcript.actions]
-    numbers = count(transcript.thread, actions, ephemerals=transcript.ephemerals)
+    numbers = count(
+        transcript.thread, actions, ephemerals=transcript.ephemerals, edits=transcript.edits
+    )
     posts = {a.action: a.posts for a in numbers.per_action}
 
     assert "ask_next" not in posts, "confirming the problem moved the case on by itself"
@@ -29,6 +32,8 @@ async def test_the_incident_thread_keeps_to_its_budget(tmp_path: Path) -> None:
     (shared,) = [m for m in transcript.thread if m.get("files")][-1:]
     assert len(shared["files"]) == 2, "the case report and the runbook, in the note's message"
     assert not numbers.too_long, numbers.longest
+    assert numbers.edits > 0, "answered questions and the summary are edited in place"
+    assert numbers.noop_edits == 0, "an edit that changes nothing still marks it (edited)"
 
 
 async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path: Path) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from tests.demo.summary import count, report
+from tests.demo.summary import count, edits_of, report
 from tests.demo.visible import visible_length, visible_text
 
 
@@ -65,3 +66,17 @@ def test_the_report_says_which_budgets_are_met() -> None:
     assert "Longest message: 3,001 characters" in text
     assert "Budget ≤ 1 new post per action: met" in text
     assert "Budget ≤ 3,000 characters per visible message: over" in text
+
+
+def test_an_edit_that_leaves_the_message_as_it_was_is_counted_as_changing_nothing() -> None:
+    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": "Hi"}}]
+    calls = [
+        ("chat.postMessage", {"text": "Hi", "blocks": blocks}, {"ok": True, "ts": "1.1"}),
+        ("chat.update", {"ts": "1.1", "text": "Hi", "blocks": json.dumps(blocks)}, {"ok": True}),
+        ("chat.update", {"ts": "1.1", "text": "Hello", "blocks": blocks}, {"ok": True}),
+        ("chat.update", {"ts": "1.1", "text": "Hello!"}, {"ok": False}),
+    ]
+
+    assert edits_of(calls) == [False, True]
+    numbers = count([], [("mention", 1.0)], edits=edits_of(calls))
+    assert (numbers.edits, numbers.noop_edits) == (2, 1)
