@@ -45,21 +45,25 @@ logger = logging.getLogger(__name__)
 
 UNAVAILABLE_REASON = "marked as not obtainable from Slack"
 GO_ON = {
-    ConfirmationState.ACCEPTED: (
+    (ConfirmationKind.PROBLEM_STATEMENT, ConfirmationState.ACCEPTED): (
         "The problem statement above is confirmed. Go on with the investigation: what do you "
         "need from me first?"
     ),
-    ConfirmationState.REJECTED: (
+    (ConfirmationKind.PROBLEM_STATEMENT, ConfirmationState.REJECTED): (
         "The problem statement above is not what is going wrong. Ask me what to correct."
     ),
+    (ConfirmationKind.SOLUTION_VERIFIED, ConfirmationState.REJECTED): (
+        "That did not fix it: the problem is still there. What next?"
+    ),
 }
+"""What a click says to the model when it runs a turn: the turn moves the case on (the evidence
+to collect first, what to correct, what to try after a fix that did not work) instead of waiting
+for someone to type."""
 CORRECTED = (
     "The problem statement above is not what is going wrong. Corrected, in my words: {text}\n"
     "Restate the problem from this and ask me to confirm it."
 )
 """What No says to the model when the person wrote the correction in the form it opened."""
-"""What a click on the problem statement says to the model: the turn it starts moves the case
-on (the evidence to collect first, or what to correct) instead of waiting for someone to type."""
 CLICK_SUFFIX = "+click"
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
 
@@ -163,15 +167,12 @@ class ClickService:
         await self._go_on(work, saved, decided)
 
     async def _go_on(self, work: ClickWork, case: Case, decided: PendingConfirmation) -> None:
-        """A click on the problem statement runs a turn, as if the person had said so."""
-        said = GO_ON.get(decided.state)
-        if said and work.text and decided.state is ConfirmationState.REJECTED:
+        """A click on the problem statement, or "Not fixed", runs a turn, as if the person had
+        said so."""
+        said = GO_ON.get((decided.kind, decided.state))
+        if said and work.text and decided.kind is ConfirmationKind.PROBLEM_STATEMENT:
             said = CORRECTED.format(text=work.text)
-        if (
-            self._turns is None
-            or decided.kind is not ConfirmationKind.PROBLEM_STATEMENT
-            or not said
-        ):
+        if self._turns is None or not said:
             return
         # Named after the question's message, so it sorts right after it in the conversation.
         ts = f"{work.message_ts or case.thread_ts}{CLICK_SUFFIX}"

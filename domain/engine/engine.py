@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
-from domain.engine.apply.reply import apply_reply
+from domain.engine.apply.reply import apply_reply, ask_what_follows
 from domain.engine.claims import correct_claims, explained
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
@@ -205,11 +205,13 @@ class TurnEngine:
     async def _after_answer(
         self, ctx: TurnContext, result: AnswerResult | None
     ) -> list[DocumentView]:
-        """Resolution offers deliverables; accepted deliverables are written."""
+        """Resolution offers deliverables; accepted deliverables are written; a solution step
+        asks the next."""
         if result is None or result.outcome is not AnswerOutcome.APPLIED:
             return []
         if any(t.to_status is CaseStatus.RESOLVED for t in result.transitions):
             await offer_deliverables(ctx, self._knowledge)
+        ask_what_follows(ctx, result)
         confirmation = result.confirmation
         accepted = confirmation.state is ConfirmationState.ACCEPTED
         if confirmation.kind is ConfirmationKind.DELIVERABLES and accepted:

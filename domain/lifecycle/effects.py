@@ -213,20 +213,23 @@ def _solution_verified(
 
 
 def _record_attested_fix(case: Case, summary: str, *, by: str, now: datetime) -> None:
-    """A person says what fixed it; record that as an applied, verified solution."""
-    solution = Solution(
-        solution_type=SolutionType.OTHER,
-        title=summary[:200],
-        immediate_action=summary,
-        proposed_at=now,
-        proposed_by=by,
-        applied_at=now,
-        applied_by=by,
-        verified_at=now,
-        verified_by=by,
-        verification_method="attested by a person",
-    )
-    case.solutions.append(solution)
+    """A person says what fixed it; record that as an applied, verified solution (the one the
+    case has by that name, when they name one: a mitigation they said worked)."""
+    title = summary[:200]
+    solution = next((s for s in case.solutions if s.title == title), None)
+    if solution is None:
+        solution = Solution(
+            solution_type=SolutionType.OTHER,
+            title=title,
+            immediate_action=summary,
+            proposed_at=now,
+            proposed_by=by,
+        )
+        case.solutions.append(solution)
+    solution.applied_at, solution.applied_by = solution.applied_at or now, solution.applied_by or by
+    if solution.verified_at is None:
+        solution.verified_at, solution.verified_by = now, by
+        solution.verification_method = "attested by a person"
     case.progress.solution_proposed = True
     case.progress.solution_applied = True
     case.progress.solution_verified = True

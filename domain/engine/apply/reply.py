@@ -26,6 +26,7 @@ from domain.engine.apply.resolution import (
     select_path,
     update_conclusions,
     update_verification,
+    verify_prompt,
 )
 from domain.engine.context import TurnContext
 from domain.engine.schemas import (
@@ -40,10 +41,14 @@ from domain.investigation.evidence import milestones_advanced_by
 from domain.investigation.verification import ProblemConfirmation
 from domain.lifecycle.confirmations import (
     ConfirmationKind,
+    ConfirmationState,
     DeliverablesPayload,
     ProblemStatementPayload,
+    SolutionAppliedPayload,
+    SolutionVerifiedPayload,
     StatusChangePayload,
 )
+from domain.lifecycle.decisions import AnswerResult
 from domain.lifecycle.status import CaseStatus
 
 _DOC_LISTS = (
@@ -191,3 +196,29 @@ def status_change_prompt(ctx: TurnContext, payload: StatusChangePayload) -> str:
         f"Close this case without a resolution? Problem: {problem} · Findings so far: {findings}. "
         "The findings are kept."
     )
+
+
+def ask_what_follows(ctx: TurnContext, result: AnswerResult) -> None:
+    """A Yes on a solution step asks the next one, so a click never leaves the case waiting:
+    applied → did it fix it?; a mitigation that fixed it → mark the case resolved? (No keeps it
+    open, for the permanent fix)."""
+    confirmation = result.confirmation
+    case = ctx.case
+    if confirmation.state is not ConfirmationState.ACCEPTED or case.is_terminal:
+        return
+    payload = confirmation.payload
+    if not isinstance(payload, SolutionAppliedPayload | SolutionVerifiedPayload):
+        return
+    solution = case.find_solution(payload.solution_id)
+    if solution is None:
+        return
+    if isinstance(payload, SolutionAppliedPayload) and solution.verified_at is None:
+        verify = SolutionVerifiedPayload(solution_id=solution.solution_id)
+        ctx.propose(verify, verify_prompt(solution, watched=True))
+    elif isinstance(payload, SolutionVerifiedPayload) and solution.is_mitigation:
+        resolve = StatusChangePayload(
+            to_status=CaseStatus.RESOLVED,
+            reason=f"“{solution.title}” fixed it",
+            resolution_summary=solution.title,
+        )
+        ctx.propose(resolve, status_change_prompt(ctx, resolve))

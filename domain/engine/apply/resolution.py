@@ -222,8 +222,7 @@ def propose_human_milestones(ctx: TurnContext, updates: InvestigationStateUpdate
         evidence_id = ctx.evidence_id(updates.verification_evidence_id)
         ctx.propose(
             SolutionVerifiedPayload(solution_id=verified.solution_id, evidence_id=evidence_id),
-            f"Did “{verified.title}” fix it? Yes records it as verified"
-            + ("." if verified.is_mitigation else " and resolves the case."),
+            verify_prompt(verified),
         )
     reported = bool(milestones.solution_applied or milestones.mitigation_applied)
     applied = _solution(
@@ -237,6 +236,14 @@ def propose_human_milestones(ctx: TurnContext, updates: InvestigationStateUpdate
             SolutionAppliedPayload(solution_id=applied.solution_id),
             f"Has “{applied.title}” been applied?",
         )
+
+
+def verify_prompt(solution: Solution, *, watched: bool = False) -> str:
+    """The question whether ``solution`` fixed it."""
+    ask = "Once you have watched it: did" if watched else "Did"
+    return f"{ask} “{solution.title}” fix it? Yes records it as verified" + (
+        "." if solution.is_mitigation else " and resolves the case."
+    )
 
 
 def _solution(

@@ -330,3 +330,32 @@ async def test_what_follows_a_click_does_not_repeat_the_question(
     (follow_up,) = [text for text in texts if text.startswith("After <@")]
     assert follow_up.startswith(f"After <@{OPENER}>'s yes: the case is now resolved.")
     assert "Shall I go ahead?" not in follow_up
+
+
+async def test_applied_then_fixed_then_resolve_each_click_asks_the_next_question(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=True)
+    question = await ask(bot, thread_ts, _applied)
+
+    await bot.click(question, decision="yes")
+    fixed = bot.bot_messages(thread_ts)[-1]
+    assert "did “Roll back” fix it?" in text_of(fixed)
+    await bot.click(fixed, decision="yes")
+    resolve = bot.bot_messages(thread_ts)[-1]
+    assert "Mark this case resolved?" in text_of(resolve)
+    await bot.click(resolve, decision="yes")
+
+    assert (await bot.case(thread_ts)).status is CaseStatus.RESOLVED
+    assert slack.invalid_payloads == []
+
+
+async def test_not_fixed_runs_a_turn_that_tells_the_model(bot: BotHarness) -> None:
+    thread_ts = await open_case(bot, investigating=True)
+    question = await ask(bot, thread_ts, _verified)
+    bot.llm.script(chat_reply("Then the pool is not the whole story: the database's own log next."))
+
+    await bot.click(question, decision="no")
+
+    assert "That did not fix it" in json.dumps(bot.llm.requests[-1])
+    assert "the database's own log next" in text_of(bot.bot_messages(thread_ts)[-1])
