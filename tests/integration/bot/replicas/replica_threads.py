@@ -26,11 +26,11 @@ CHANNEL = "C111"
 WARM_UP_CHANNEL = "C222"
 PERSON = "W222"
 KINDS = ("upload", "click", "message")
-POSTS = {"upload": 4, "click": 4, "message": 4}
-"""The bot's posts in each kind of thread: the case summary and the first answer (its question at
-its foot); then the answer to the middle step (an upload's opens with the file's findings; a click
-on Yes redraws the question and runs a turn); then the last message's answer. A turn answered
-twice would post again."""
+POSTS = {"upload": 3, "click": 3, "message": 3}
+"""The bot's posts in each kind of thread: the case summary with the first answer under it (its
+question at its foot); then the answer to the middle step (an upload's opens with the file's
+findings; a click on Yes redraws the question and runs a turn); then the last message's answer. A
+turn answered twice would post again."""
 SOURCES = "Sources: `{filename}:"
 FIRST_ERROR_LINE = 25
 LOG_LINES = 40
