@@ -17,7 +17,7 @@ from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import BotError, refusal
 from bot.slack.ids import ActionId, StrategyValue, load_value, parse_action_id
 from bot.slack.render.commands import notice
-from bot.slack.render.message import SlackMessage, message
+from bot.slack.render.message import SlackMessage, divider, message
 from bot.slack.render.remediation import (
     decided_strategy_message,
     execution_message,
@@ -171,14 +171,17 @@ class RemediationService:
             strategy.strategy_id, status=status, result=result
         )
         await self._audit_execution(case, strategy, result, by)
-        await self._tell(case, execution_message(result, workflow))
+        said = execution_message(result, workflow)
         if status is StrategyStatus.EXECUTED:
-            await self._ask_for_evidence(case, strategy, workflow)
+            await self._ask_for_evidence(case, strategy, workflow, after=said)
+        else:
+            await self._tell(case, said)
 
     async def _ask_for_evidence(
-        self, case: Case, strategy: RemediationStrategy, workflow: Workflow
+        self, case: Case, strategy: RemediationStrategy, workflow: Workflow, *, after: SlackMessage
     ) -> None:
-        """An evidence request: the workflow's read-only checks and what success looks like."""
+        """An evidence request: the workflow's read-only checks and what success looks like, in
+        the message saying the workflow ran (``after``): one message for the click."""
         request = verification_request(strategy, workflow, turn=case.current_turn)
 
         def add(target: Case) -> None:
@@ -188,8 +191,9 @@ class RemediationService:
 
         saved = await self._p.cases.change(case, add)
         intro = verification_intro(workflow)
-        blocks = [*intro.blocks, *request_card(card_of(request), case_id=saved.case_id)]
-        await self._tell(saved, message(blocks, text=intro.text))
+        card = request_card(card_of(request), case_id=saved.case_id)
+        blocks = [*after.blocks, divider(), *intro.blocks, *card]
+        await self._tell(saved, message(blocks, text=f"{after.text}\n{intro.text}"))
         await self._p.presenter.show_header(saved)
 
     async def _tell(self, case: Case, rendered: SlackMessage) -> None:

@@ -20,8 +20,10 @@ from tests.integration.bot.alerts.remediation_harness import (
     alert_case,
     decide,
     join,
+    message_channel,
     strategies_of,
 )
+from tests.integration.bot.budget import ThreadBudget
 from tests.integration.bot.harness import CHANNEL, SRE, BotHarness, text_of
 from tests.integration.bot.replies import chat_reply
 from tests.unit.domain.workflows.catalog_data import (
@@ -33,11 +35,12 @@ from tests.unit.domain.workflows.catalog_data import (
 async def test_approval_hands_the_steps_to_people_audits_it_and_asks_for_evidence(
     bot: BotHarness,
 ) -> None:
+    budget = ThreadBudget(bot, channel=message_channel(bot))
     thread_ts = await alert_case(bot)
-    await join(bot, thread_ts)
+    await budget.act("join", join(bot, thread_ts))
     first, _ = with_strategy_buttons(bot, thread_ts)
 
-    status = await decide(bot, first, "approve")
+    status = await budget.act("approve", decide(bot, first, "approve"))
 
     assert status == 200
     approved, withdrawn = await strategies_of(bot, thread_ts)
@@ -66,6 +69,7 @@ async def test_approval_hands_the_steps_to_people_audits_it_and_asks_for_evidenc
     assert entry.detail["parameters"] == PARAMETERS[RESTART]
     assert entry.detail["executor"] == "none"
     assert "workflow.execution_handed_over" in [e.action for e in audit]
+    budget.check(thread_ts)
 
 
 async def test_rejecting_a_strategy_leaves_the_others_to_decide(bot: BotHarness) -> None:

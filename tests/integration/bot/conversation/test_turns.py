@@ -11,6 +11,7 @@ from domain.records import ConversationMessage, MessageRole
 from tests.fakes.models.llm_server import delayed, status
 from tests.fakes.slack.samples import next_ts
 from tests.fakes.slack.server import FakeSlack
+from tests.integration.bot.budget import ThreadBudget
 from tests.integration.bot.harness import (
     CHANNEL,
     MODEL_TIMEOUT_S,
@@ -155,34 +156,39 @@ async def test_a_duplicate_delivery_of_an_event_is_answered_once(
 async def test_with_the_model_down_the_thread_gets_one_clear_sentence_and_the_next_turn_works(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
-    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    budget = ThreadBudget(bot)
+    thread_ts = await budget.act("mention", bot.mention("db-1 is down", statement_reply()))
 
-    await bot.reply(thread_ts, "any news?", status(500), status(500), status(500))
+    await budget.act(
+        "down", bot.reply(thread_ts, "any news?", status(500), status(500), status(500))
+    )
     down = bot.bot_messages(thread_ts)[-1]
-    await bot.reply(thread_ts, "and now?", chat_reply("Back online: here is my answer."))
+    await budget.act(
+        "back", bot.reply(thread_ts, "and now?", chat_reply("Back online: here is my answer."))
+    )
 
     assert "language model is unreachable" in text_of(down)
     assert "Traceback" not in text_of(down)
     assert "Back online: here is my answer." in text_of(bot.bot_messages(thread_ts)[-1])
+    budget.check(thread_ts)
 
 
 async def test_a_model_timeout_leaves_the_case_unchanged_and_says_so(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
+    budget = ThreadBudget(bot)
     thread_ts = await bot.mention("db-1 is down", statement_reply())
     before = await bot.case(thread_ts)
 
-    await bot.reply(
-        thread_ts,
-        "any news?",
-        delayed({"agent_response": "too late", "state_updates": {}}, MODEL_TIMEOUT_S + 1),
-    )
+    late = delayed({"agent_response": "too late", "state_updates": {}}, MODEL_TIMEOUT_S + 1)
+    await budget.act("timeout", bot.reply(thread_ts, "any news?", late))
 
     answer = text_of(bot.bot_messages(thread_ts)[-1])
     assert "did not answer in time" in answer
     assert "too late" not in answer
     after = await bot.case(thread_ts)
     assert after.current_turn == before.current_turn
+    budget.check(thread_ts)
 
 
 async def test_a_failure_on_our_side_shows_a_reference_and_no_exception_text(
@@ -269,14 +275,18 @@ async def test_a_reply_saved_but_not_shown_before_a_restart_is_shown_without_ask
 async def test_a_runaway_answer_is_a_model_fault_in_one_sentence_not_a_flood(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
+    budget = ThreadBudget(bot)
     thread_ts = await bot.mention("db-1 is down", statement_reply())
     before = len(bot.bot_messages(thread_ts))
     runaway = "The pool is exhausted, see line 42. " * 6000  # ~200 KB, repeating itself
 
-    await bot.reply(thread_ts, "any news?", chat_reply(runaway), chat_reply(runaway))
+    await budget.act(
+        "runaway", bot.reply(thread_ts, "any news?", chat_reply(runaway), chat_reply(runaway))
+    )
 
     after = bot.bot_messages(thread_ts)
     assert len(after) == before + 1, "one message, not the answer cut into dozens"
     assert len(text_of(after[-1])) < 1000
     assert "The pool is exhausted" not in text_of(after[-1])
     assert len(bot.llm.requests) == 3, "the answer was asked for again once, then given up"
+    budget.check(thread_ts)

@@ -18,6 +18,7 @@ from rag.service import KnowledgeService, open_knowledge_service
 from tests.fakes.models.llm_server import FakeLLMServer, Scripted
 from tests.fakes.rag import HashingEmbedder
 from tests.fakes.slack.server import FakeSlack
+from tests.integration.bot.budget import ThreadBudget
 from tests.integration.bot.harness import CHANNEL, BotHarness, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.loghub import LogSystem
@@ -86,10 +87,14 @@ async def upload(
 async def test_an_uploaded_loghub_log_is_summarised_then_answered_with_correct_line_citations(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
-    thread_ts = await bot.mention("ssh logins failing on LabSZ", statement_reply())
+    budget = ThreadBudget(bot)
+    thread_ts = await budget.act(
+        "mention", bot.mention("ssh logins failing on LabSZ", statement_reply())
+    )
 
-    await upload(
-        bot, thread_ts, OPENSSH.filename, OPENSSH.log_path.read_bytes(), CitingLLMServer.CITE_FIRST
+    log = OPENSSH.log_path.read_bytes()
+    await budget.act(
+        "upload", upload(bot, thread_ts, OPENSSH.filename, log, CitingLLMServer.CITE_FIRST)
     )
 
     # One message answers the upload: what stands out in the file, then the answer (its text).
@@ -109,6 +114,7 @@ async def test_an_uploaded_loghub_log_is_summarised_then_answered_with_correct_l
     quoted = [q.strip() for q in excerpt_for(prompt, label.group(1)).split("\\n") if q.strip()]
     assert quoted
     assert quoted == [line.strip() for line in lines], "the cited lines are the lines quoted"
+    budget.check(thread_ts)
 
 
 async def test_secrets_in_an_upload_never_reach_the_model_or_slack(

@@ -1,0 +1,58 @@
+"""A thread measured as the on-call engineer reads it, action by action.
+
+The budgets (issue "the thread an on-call engineer wants"): at most one new bot message per
+person's action, no edit that leaves a message as it was, no visible message over 3,000
+characters. Every transcript test (the realistic incident, an alert's approval, a LogHub upload,
+the faults) holds its thread to them:
+
+    budget = ThreadBudget(bot)
+    thread_ts = await budget.act("mention", bot.mention("db-1 is down", statement_reply()))
+    await budget.act("upload", upload(...))
+    budget.check(thread_ts)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from tests.demo.summary import MAX_POSTS_PER_ACTION, MAX_VISIBLE_CHARS, edits_of
+from tests.demo.visible import visible_length
+from tests.integration.bot.harness import CHANNEL, BotHarness
+
+T = TypeVar("T")
+
+
+@dataclass
+class ThreadBudget:
+    """Counts what each action made the bot post (in any thread of the channel)."""
+
+    bot: BotHarness
+    channel: str = CHANNEL
+    posts: dict[str, int] = field(default_factory=dict)
+
+    def _bot_messages(self) -> int:
+        slack = self.bot.slack
+        tops = slack.messages(self.channel)
+        threads = [m for top in tops for m in slack.messages(self.channel, top["ts"])]
+        return sum(1 for m in {m["ts"]: m for m in [*tops, *threads]}.values() if m.get("bot_id"))
+
+    async def act(self, name: str, action: Awaitable[T]) -> T:
+        """Run one person's action (already settled by the harness) and count its new posts."""
+        before = self._bot_messages()
+        done = await action
+        self.posts[name] = self._bot_messages() - before
+        return done
+
+    def check(self, thread_ts: str) -> None:
+        """Every budget, for the actions taken and the messages of ``thread_ts``."""
+        over = {name: n for name, n in self.posts.items() if n > MAX_POSTS_PER_ACTION}
+        assert not over, f"more than one new message for an action: {self.posts}"
+        slack = self.bot.slack
+        calls = zip(slack.calls, slack.replies, strict=True)
+        changed = edits_of((c.method, c.params, r.body) for c, r in calls)
+        assert all(changed), f"{changed.count(False)} edit(s) changed nothing"
+        bots = [m for m in slack.messages(self.channel, thread_ts) if m.get("bot_id")]
+        longest = max((visible_length(m) for m in bots), default=0)
+        assert longest <= MAX_VISIBLE_CHARS, f"a message shows {longest:,} characters"
