@@ -2,8 +2,8 @@
 
 The budgets (issue "the thread an on-call engineer wants"): at most one new bot message per
 person's action, no edit that leaves a message as it was, no visible message over 3,000
-characters. Every transcript test (the realistic incident, an alert's approval, a LogHub upload,
-the faults) holds its thread to them:
+characters, no long block shown twice. Every transcript test (the realistic incident, an alert's
+approval, a LogHub upload, the faults) holds its thread to them:
 
     budget = ThreadBudget(bot)
     thread_ts = await budget.act("mention", bot.mention("db-1 is down", statement_reply()))
@@ -13,15 +13,19 @@ the faults) holds its thread to them:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tests.demo.summary import MAX_POSTS_PER_ACTION, MAX_VISIBLE_CHARS, edits_of
 from tests.demo.visible import visible_length
 from tests.integration.bot.harness import CHANNEL, BotHarness
 
 T = TypeVar("T")
+JsonDict = dict[str, Any]
+LONG_BLOCK_CHARS = 200
+"""A block this long shown twice is noise (a short line, a label, may recur)."""
 
 
 @dataclass
@@ -56,3 +60,15 @@ class ThreadBudget:
         bots = [m for m in slack.messages(self.channel, thread_ts) if m.get("bot_id")]
         longest = max((visible_length(m) for m in bots), default=0)
         assert longest <= MAX_VISIBLE_CHARS, f"a message shows {longest:,} characters"
+        assert not repeated_blocks(bots), repeated_blocks(bots)
+
+
+def repeated_blocks(messages: list[JsonDict]) -> list[str]:
+    """Long blocks (a paragraph or more) shown in more than one place of the thread."""
+    seen: Counter[str] = Counter()
+    for message in messages:
+        for block in message.get("blocks") or []:
+            text = (block.get("text") or {}).get("text") or ""
+            if len(text) >= LONG_BLOCK_CHARS:
+                seen[text] += 1
+    return [text[:80] for text, times in seen.items() if times > 1]

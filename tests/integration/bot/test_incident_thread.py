@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tests.demo.scenario import record_incident
 from tests.demo.summary import count
+from tests.integration.bot.budget import repeated_blocks
 
 ROLLBACK = "kubectl rollout undo deploy/checkout-api -n shop"
 
@@ -34,6 +35,8 @@ async def test_the_incident_thread_keeps_to_its_budget(tmp_path: Path) -> None:
     assert not numbers.too_long, numbers.longest
     assert numbers.edits > 0, "answered questions and the summary are edited in place"
     assert numbers.noop_edits == 0, "an edit that changes nothing still marks it (edited)"
+    bots = [m for m in transcript.thread if m.get("bot_id")]
+    assert repeated_blocks(bots) == [], "a long block shown twice"
 
 
 async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path: Path) -> None:
