@@ -34,10 +34,12 @@ from domain.lifecycle.confirmations import (
     DeliverablesPayload,
     PendingConfirmation,
     ProblemStatementPayload,
+    StatusChangePayload,
 )
 from domain.lifecycle.decisions import may_answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DocumentType
+from domain.lifecycle.status import TERMINAL_STATUSES
 from domain.ports import AuditRepository, Clock
 from domain.records import AuditEntry
 
@@ -54,6 +56,18 @@ GO_ON = {
     ),
     (ConfirmationKind.SOLUTION_VERIFIED, ConfirmationState.REJECTED): (
         "That did not fix it: the problem is still there. What next?"
+    ),
+    (ConfirmationKind.PATH_CHOICE, ConfirmationState.ACCEPTED): (
+        "The path is chosen, as answered above. Go on: what is the first step on it?"
+    ),
+    (ConfirmationKind.REFUTATION, ConfirmationState.ACCEPTED): (
+        "Confirmed: the evidence refutes that hypothesis. Go on with the investigation."
+    ),
+    (ConfirmationKind.REFUTATION, ConfirmationState.REJECTED): (
+        "I dispute that evidence: it may be wrong. What should we check again?"
+    ),
+    (ConfirmationKind.STATUS_CHANGE, ConfirmationState.ACCEPTED): (
+        "The formal investigation is confirmed. Go on: what do you need from me first?"
     ),
 }
 """What a click says to the model when it runs a turn: the turn moves the case on (the evidence
@@ -167,9 +181,12 @@ class ClickService:
         await self._go_on(work, saved, decided)
 
     async def _go_on(self, work: ClickWork, case: Case, decided: PendingConfirmation) -> None:
-        """A click on the problem statement, or "Not fixed", runs a turn, as if the person had
-        said so."""
+        """A click that moves the investigation (the problem statement, the path, a refutation,
+        "Not fixed", starting the investigation) runs a turn, as if the person had said so."""
         said = GO_ON.get((decided.kind, decided.state))
+        payload = decided.payload
+        if isinstance(payload, StatusChangePayload) and payload.to_status in TERMINAL_STATUSES:
+            said = None  # resolving or closing: what follows is offered by the answer itself
         if said and work.text and decided.kind is ConfirmationKind.PROBLEM_STATEMENT:
             said = CORRECTED.format(text=work.text)
         if self._turns is None or not said:

@@ -359,3 +359,14 @@ async def test_not_fixed_runs_a_turn_that_tells_the_model(bot: BotHarness) -> No
 
     assert "That did not fix it" in json.dumps(bot.llm.requests[-1])
     assert "the database's own log next" in text_of(bot.bot_messages(thread_ts)[-1])
+
+
+async def test_choosing_the_path_runs_a_turn_that_takes_its_first_step(bot: BotHarness) -> None:
+    thread_ts = await open_case(bot, investigating=True)
+    question = await ask(bot, thread_ts, _path)
+    bot.llm.script(chat_reply("Mitigation first: roll back the 14:03 deploy, then we dig."))
+
+    await bot.click(question, decision="yes")
+
+    assert "The path is chosen" in json.dumps(bot.llm.requests[-1])
+    assert "roll back the 14:03 deploy" in text_of(bot.bot_messages(thread_ts)[-1])
