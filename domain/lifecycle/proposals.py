@@ -92,7 +92,9 @@ def _validate_status_change(case: Case, payload: StatusChangePayload) -> None:
 
 def _validate_problem_statement(case: Case) -> None:
     if case.status is not CaseStatus.CONSULTING:
-        raise PreconditionFailedError("the problem statement is confirmed while consulting")
+        raise PreconditionFailedError(
+            "the problem statement can only change before the investigation starts"
+        )
     if case.consulting.problem_statement_confirmed:
         raise ImmutableFieldError("the problem statement is already confirmed and cannot change")
     _require_problem_confirmation(case)

@@ -73,7 +73,7 @@ def _conclusions(reply: TurnReply) -> list[Block]:
     elif reply.working_conclusion is not None:
         conclusion = reply.working_conclusion
         blocks += context(
-            f"*Working conclusion* ({percent(conclusion.confidence)}): "
+            f"*Likely cause so far* ({percent(conclusion.confidence)}): "
             f"{escape(conclusion.statement)}"
         )
     return blocks

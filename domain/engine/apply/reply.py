@@ -182,7 +182,7 @@ def status_change_prompt(ctx: TurnContext, payload: StatusChangePayload) -> str:
         else case.consulting.proposed_problem_statement or case.title
     )
     if payload.to_status is CaseStatus.INVESTIGATING:
-        return f"You asked for a formal investigation of: *{problem}* Is this what to investigate?"
+        return f"You asked me to investigate: *{problem}* Is this the problem to investigate?"
     if payload.to_status is CaseStatus.RESOLVED:
         root = (
             case.root_cause_conclusion.root_cause

@@ -111,7 +111,7 @@ def test_a_confirmed_statement_is_immutable():
 def test_a_statement_needs_triage_first_and_only_while_consulting():
     with pytest.raises(PreconditionFailedError, match="triaged"):
         propose(new_case(), ProblemStatementPayload(statement="x"), now=NOW)
-    with pytest.raises(PreconditionFailedError, match="consulting"):
+    with pytest.raises(PreconditionFailedError, match="before the investigation starts"):
         propose(investigating_case(), ProblemStatementPayload(statement="x"), now=NOW)
 
 

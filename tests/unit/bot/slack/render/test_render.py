@@ -18,7 +18,7 @@ from bot.slack.render.uploads import upload_refused, upload_summary
 from bot.slack.render.views import HomeModel, ScoreLine, home_view, kb_add_modal
 from domain.case import Case
 from domain.engine.summary import Mitigation, Phase
-from domain.engine.view import SolutionView
+from domain.engine.view import ConclusionView, SolutionView
 from domain.knowledge import (
     Citation,
     KnowledgeBaseKind,
@@ -268,3 +268,12 @@ def test_a_fix_people_vouch_for_is_not_shown_as_verified() -> None:
     assert "people say it works, not verified by evidence" in shown
     assert "(verified)" not in shown
     assert shown.count("Rolled checkout-api back to v2.14.0") == 1, "its title is what was done"
+
+
+def test_a_working_conclusion_reads_as_the_likely_cause_so_far_in_plain_words() -> None:
+    guess = ConclusionView(statement="the pool shrank in the 14:03 rollout", confidence=0.6)
+    reply = full_reply().model_copy(update={"root_cause": None, "working_conclusion": guess})
+    shown = json.dumps(reply_message(reply, case_id=CASE_ID).block_dicts())
+
+    assert "*Likely cause so far* (60%): the pool shrank in the 14:03 rollout" in shown
+    assert "Working conclusion" not in shown

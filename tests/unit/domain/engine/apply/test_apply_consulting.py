@@ -120,7 +120,7 @@ def test_asking_to_investigate_becomes_a_status_change_question() -> None:
     (confirmation,) = ctx.log.proposed
     assert isinstance(confirmation.payload, StatusChangePayload)
     assert confirmation.payload.to_status is CaseStatus.INVESTIGATING
-    assert "formal investigation of" in confirmation.prompt
+    assert "You asked me to investigate: " in confirmation.prompt
     assert ctx.case.status is CaseStatus.CONSULTING
 
 
