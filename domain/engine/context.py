@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from domain.case import Case
+from domain.engine.apply.claims import Refusal
 from domain.engine.apply.scrub import SafetyLog
-from domain.engine.claims import Refusal
 from domain.engine.inputs import TurnInput
 from domain.errors import DomainError
 from domain.lifecycle.confirmations import (

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
+from domain.engine.apply.claims import correct_claims, explained
 from domain.engine.apply.reply import apply_reply, ask_what_follows
-from domain.engine.claims import correct_claims, explained
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
 from domain.engine.inputs import TurnInput

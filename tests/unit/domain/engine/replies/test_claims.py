@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.engine.claims import Refusal, correct_claims
+from domain.engine.apply.claims import Refusal, correct_claims
 from domain.lifecycle.status import CaseStatus
 from tests.unit.domain.builders import investigating_case
 from tests.unit.domain.engine.helpers import Rig, investigating, said
