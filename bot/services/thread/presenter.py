@@ -31,7 +31,7 @@ from bot.services.thread.compose import (
 )
 from bot.services.thread.refs import MessageRefs
 from bot.services.thread.waiting import WaitingSigns
-from bot.slack.render.limits import fit
+from bot.slack.render.limits import fit, fits
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
 from bot.slack.render.reply import reply_message
@@ -47,6 +47,11 @@ logger = logging.getLogger(__name__)
 AT_THE_TOP = {"top": True}
 """What a question or request asked in the thread's first message is kept with: that message is
 the summary's, and is redrawn as a whole."""
+
+
+SUMMARY_GROWTH = 2_500
+"""Characters of blocks left free when the first answer joins the summary: the summary grows as
+the case goes on (a cause, a mitigation, an outcome; each line is capped)."""
 
 
 def thread_of(case: Case) -> ThreadRef:
@@ -88,6 +93,14 @@ class ThreadPresenter:
         if opening is not None and notes:
             opening = {**opening, "notes": {**(opening.get("notes") or {}), **notes}}
         rendered = top(case, opening)
+        if opening is not None and not fits(rendered):
+            # Grown past Slack's limit despite the room left for it: first without the file
+            # findings the answer opened with, else the summary alone.
+            logger.warning("the first answer no longer fits with the summary")
+            opening = {**opening, "lead": []}
+            rendered = top(case, opening)
+            if not fits(rendered):
+                opening, rendered = None, top(case, None)
         shows = digest(rendered)
         if kept_top is None or kept_top.ts is None:
             ts = await self.post(case, rendered)
@@ -197,7 +210,7 @@ class ThreadPresenter:
         posted) when together they would not fit one message."""
         opening = kept(reply, lead, questions=True)
         rendered = top(case, opening)
-        if len(fit(rendered)) > 1:
+        if not fits(rendered, room=SUMMARY_GROWTH):
             return ""
         at = await self.surface.post(
             channel=case.channel_id, thread_ts=case.thread_ts, message=rendered

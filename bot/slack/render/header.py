@@ -96,7 +96,7 @@ def _lines(view: SummaryView) -> list[str]:
     if view.outcome:
         lines.append(f"*Outcome:* {escape(shorten(view.outcome, TITLE_CHARS))}")
     if view.next_step:
-        lines.append(f"*Next:* {escape(view.next_step)}")
+        lines.append(f"*Next:* {escape(shorten(view.next_step, TITLE_CHARS))}")
     return lines
 
 

@@ -49,6 +49,13 @@ def fit(rendered: SlackMessage) -> list[SlackMessage]:
     return [first, *(message(batch) for batch in batches[1:])]
 
 
+def fits(rendered: SlackMessage, *, room: int = 0) -> bool:
+    """Whether ``rendered`` is one message within the limits, with ``room`` characters of blocks
+    to spare (for a message that will grow when it is edited)."""
+    size = sum(len(_compact(block.to_dict())) for block in rendered.blocks)
+    return len(rendered.blocks) <= MESSAGE_MAX_BLOCKS and size <= MESSAGE_BLOCKS_JSON_MAX - room
+
+
 def ensure_valid(rendered: SlackMessage) -> SlackMessage:
     """The message itself, or RenderError naming every problem."""
     found = problems(rendered)

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.services.thread.presenter import SUMMARY_GROWTH
 from bot.slack.ids import AnswerValue, KbAddMetadata, RequestValue, load_value
 from bot.slack.render.commands import CaseLink, case_list, help_message, kb_results
 from bot.slack.render.header import case_header_message, summary_message
@@ -277,3 +278,22 @@ def test_a_working_conclusion_reads_as_the_likely_cause_so_far_in_plain_words() 
 
     assert "*Likely cause so far* (60%): the pool shrank in the 14:03 rollout" in shown
     assert "Working conclusion" not in shown
+
+
+def test_the_summary_at_its_longest_leaves_the_first_answer_its_room() -> None:
+    words = "checkout-api pool exhausted after the rollout " * 40
+    longest = summary(
+        title=words,
+        impact=words,
+        cause=words,
+        mitigation_title=words,
+        outcome=words,
+        next_step=words,
+        severity="CRITICAL",
+        duration_minutes=600,
+        stuck=True,
+    )
+    blocks = summary_message(longest).block_dicts()
+
+    size = sum(len(json.dumps(b, separators=(",", ":"), ensure_ascii=False)) for b in blocks)
+    assert size <= SUMMARY_GROWTH, "its growth fits in the room the first answer leaves"
