@@ -94,7 +94,8 @@ def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: boo
         buttons.append(
             button(
                 words,
-                action_id=action_id(action, decision.value),
+                # Unique in a message holding several questions (Slack requires it).
+                action_id=action_id(action, f"{prompt.confirmation_id}:{decision.value}"),
                 value=value.dump(),
                 style=style,
                 confirm=dialog,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -102,7 +103,7 @@ def _report(case: Case) -> ConfirmationPayload:
 
 def as_older_version(message: JsonDict) -> JsonDict:
     """``message`` as versions before the correction form drew it: No was an answer button."""
-    older = json.loads(json.dumps(message).replace('"fm_correct:no"', '"fm_answer:no"'))
+    older = json.loads(re.sub(r'"fm_correct:[^"]*"', '"fm_answer:no"', json.dumps(message)))
     assert isinstance(older, dict)
     return older
 
@@ -370,3 +371,33 @@ async def test_choosing_the_path_runs_a_turn_that_takes_its_first_step(bot: BotH
 
     assert "The path is chosen" in json.dumps(bot.llm.requests[-1])
     assert "roll back the 14:03 deploy" in text_of(bot.bot_messages(thread_ts)[-1])
+
+
+async def test_two_questions_of_one_reply_each_keep_their_decision_in_their_words(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await open_case(bot, investigating=True)
+    rollback = {
+        "solution_type": "rollback",
+        "title": "Roll payments back to v3.1",
+        "is_mitigation": True,
+        "immediate_action": "kubectl rollout undo deploy/payments -n prod",
+    }
+    both = chat_reply(
+        "I rolled it back, and it looks fixed.",
+        solutions_to_add=[rollback],
+        milestones={"mitigation_applied": True},
+        status_change_request={"to_status": "resolved", "resolution_summary": "Rolled back"},
+    )
+    await bot.reply(thread_ts, "rolled back, looks fine", both)
+    (asked,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    bot.llm.script()
+
+    await bot.click(asked, decision="yes", settle=True)  # the first question: applied
+    shown = slack.message(CHANNEL, asked["ts"])
+    assert shown is not None
+    await bot.click(shown, decision="no")  # the second: keep it open
+
+    final = text_of(slack.message(CHANNEL, asked["ts"]) or {})
+    assert f"<@{OPENER}> answered yes: Has “Roll payments back to v3.1” been applied?" in final
+    assert question_buttons(slack.message(CHANNEL, asked["ts"]) or {}) == []

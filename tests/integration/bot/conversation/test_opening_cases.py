@@ -37,10 +37,12 @@ async def test_a_mention_opens_a_case_with_one_message_its_summary_then_the_answ
     assert case.short_id in blocks[0]["text"]["text"]
     assert "Being described" in text_of(opened)
     assert STATEMENT in text_of(opened)
+    (confirmation,) = case.confirmations
+    cid = confirmation.confirmation_id
     assert [b["action_id"] for b in buttons(opened)] == [
         "fm_close_case",
-        "fm_answer:yes",
-        "fm_correct:no",
+        f"fm_answer:{cid}:yes",
+        f"fm_correct:{cid}:no",
     ]
     assert opened["text"].startswith("Let me confirm"), "the notification carries the answer"
     assert case.status is CaseStatus.CONSULTING
