@@ -283,12 +283,24 @@ class ThreadPresenter:
         if body.get("top"):
             await self.show_header(case, {cid: note})
         elif body.get("reply") is not None:
-            rendered = redrawn(case, body, {cid: note})
-            await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+            body = {**body, "notes": {**(body.get("notes") or {}), cid: note}}
+            await self.surface.update(channel=case.channel_id, ts=ts, message=redrawn(case, body))
+            await self._keep_notes(case, ts, body)
         else:
             accepted = confirmation.state is ConfirmationState.ACCEPTED
             rendered = decided_message(note, accepted=accepted)
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+
+    async def _keep_notes(self, case: Case, ts: str, body: Kept) -> None:
+        """Keep how a reply's questions were decided with each of its questions and cards, so
+        any later redraw of the message says it the same way."""
+        reply = TurnReply.model_validate(body["reply"])
+        for prompt in reply.confirmations:
+            await self._refs.remember(
+                case, PostedKind.PROMPT, ts, prompt.confirmation_id, body=body
+            )
+        for card in reply.evidence_requests:
+            await self._refs.remember(case, PostedKind.REQUEST, ts, card.request_id, body=body)
 
     async def redraw_request(self, case: Case, request_id: str) -> None:
         """Redraw the reply an evidence request was asked in, its cards as the case has them now
