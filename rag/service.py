@@ -155,7 +155,8 @@ class KnowledgeService:
         """Remove a closed case's evidence; return how many chunks were removed."""
         scope = Scope((check_id(team_id, "workspace"),), "case", check_id(case_id, "case"))
         removed = await self.store.delete(TableName.EVIDENCE, scope.where())
-        await self.store.maintain(TableName.EVIDENCE)
+        if removed:
+            await self.store.maintain(TableName.EVIDENCE)
         return removed
 
     async def save_document(

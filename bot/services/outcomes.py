@@ -2,7 +2,8 @@
 
 Every status change is saved through the case repository, whichever way a person confirmed it
 (a button, a typed "yes", `/fm close`), so the repository the services use is wrapped: after a
-save that leaves a case finished and not yet graded, its outcome is recorded.
+save that leaves a case finished and not yet graded, its outcome is recorded, and the evidence
+uploaded into it is deleted from the knowledge store (its reports and runbooks stay).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 
 from domain.case import Case
+from domain.knowledge import KnowledgePort
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.outcomes import CalibrationSummary, Outcome, grade, model_of, summarize
 from domain.ports import (
@@ -70,23 +72,48 @@ class OutcomeService:
         return summarize(await self._outcomes.list_recent(team_id, limit=last))
 
 
-class GradingCases:
-    """The case repository, grading each case saved finished (a status change just confirmed)."""
+class FinishedCases:
+    """The case repository, acting on each case saved finished (a status change just
+    confirmed): graded once, and the evidence uploaded into it forgotten."""
 
-    def __init__(self, cases: CaseRepository, outcomes: OutcomeService) -> None:
+    def __init__(
+        self,
+        cases: CaseRepository,
+        outcomes: OutcomeService,
+        knowledge: KnowledgePort | None = None,
+    ) -> None:
         self._cases = cases
         self._outcomes = outcomes
+        self._knowledge = knowledge
 
     async def save(self, case: Case) -> Case:
-        """Save; then grade the case if this save finished it."""
+        """Save; then, if the case is finished, grade it and forget its evidence.
+
+        The case is saved and people are waiting for the answer: neither step, should it fail,
+        fails (and so repeats) the click or turn that finished the case.
+        """
         saved = await self._cases.save(case)
-        if saved.is_terminal:
+        if not saved.is_terminal:
+            return saved
+        try:
+            await self._outcomes.grade_once(saved)
+        except Exception:
+            logger.exception("could not grade a finished case", extra={"case_id": case.case_id})
+        if self._knowledge is not None:
             try:
-                await self._outcomes.grade_once(saved)
+                removed = await self._knowledge.delete_case_evidence(
+                    team_id=saved.team_id, case_id=saved.case_id
+                )
             except Exception:
-                # The case is saved and people are waiting for the answer: a lost grading must
-                # not fail (and so repeat) the click or turn that finished the case.
-                logger.exception("could not grade a finished case", extra={"case_id": case.case_id})
+                logger.exception(
+                    "could not delete a finished case's evidence", extra={"case_id": case.case_id}
+                )
+            else:
+                if removed:
+                    logger.info(
+                        "finished case's evidence deleted",
+                        extra={"case_id": case.case_id, "chunks": removed},
+                    )
         return saved
 
     async def add(self, case: Case) -> Case:

@@ -14,7 +14,7 @@ from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.opening import CaseOpener
-from bot.services.outcomes import GradingCases, OutcomeService
+from bot.services.outcomes import FinishedCases, OutcomeService
 from bot.services.ports import ChatSurface, KnowledgeStats, Responders
 from bot.services.proposals import CloseRequests
 from bot.services.retries import RetryService
@@ -155,9 +155,10 @@ def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> Sc
 def _thread_services(
     ports: Ports, outcomes: OutcomeService
 ) -> tuple[CaseStore, ThreadPresenter, TurnService]:
-    """What works in case threads: cases (graded when they finish), presenter, uploads, turns."""
+    """What works in case threads: cases (graded, their evidence forgotten, when they finish),
+    presenter, uploads, turns."""
     repositories, clock = ports.repositories, ports.clock
-    cases = CaseStore(GradingCases(repositories.cases, outcomes))
+    cases = CaseStore(FinishedCases(repositories.cases, outcomes, ports.knowledge))
     refs = MessageRefs(posted=repositories.posted, audit=repositories.audit, clock=clock)
     presenter = ThreadPresenter(surface=ports.surface, refs=refs)
     uploads = UploadService(

@@ -12,9 +12,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from domain.lifecycle.status import CaseStatus
 from tests.demo.scenario import record_incident
 from tests.demo.summary import count
+from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.budget import repeated_blocks
+from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN
+from tests.integration.bot.incident import incident_bot, run_incident
+from tests.integration.bot.incident_replies import CitingModelServer
 
 ROLLBACK = "kubectl rollout undo deploy/checkout-api -n shop"
 
@@ -62,3 +67,22 @@ async def test_a_request_answered_by_an_upload_loses_its_button(tmp_path: Path) 
 
     assert "Received" in shown, "the log request's card says the log arrived"
     assert "Can't get this" not in shown, "no button left on a request already answered"
+
+
+async def test_the_resolved_incident_forgets_its_log_and_keeps_its_report(tmp_path: Path) -> None:
+    async with (
+        FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack,
+        CitingModelServer() as llm,
+        incident_bot(slack, llm, tmp_path) as bot,
+    ):
+        thread_ts = await run_incident(bot)
+        case = await bot.case(thread_ts)
+        knowledge = bot.runtime.knowledge
+        evidence = await knowledge.search_case_evidence(
+            team_id=case.team_id, case_id=case.case_id, query="HikariPool connection timeout"
+        )
+        reports = await knowledge.search_global(team_id=case.team_id, query="checkout-api 502s")
+
+    assert case.status is CaseStatus.RESOLVED
+    assert evidence.chunks == [], "the uploaded log is deleted once the case is finished"
+    assert reports.chunks, "its case report and runbook stay in the knowledge base"

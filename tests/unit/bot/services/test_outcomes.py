@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.services.outcomes import GradingCases, OutcomeService
+from bot.services.outcomes import FinishedCases, OutcomeService
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
 from domain.lifecycle.proposals import propose
@@ -12,6 +12,7 @@ from domain.lifecycle.status import CaseStatus, ClosureReason
 from domain.llm import LLMCallRecord
 from domain.outcomes import ConclusionFeedback, Outcome, Verdict
 from tests.fakes.clock import FakeClock
+from tests.fakes.knowledge import FakeKnowledge
 from tests.unit.domain.builders import NOW, answer_yes, investigating_case
 
 
@@ -91,12 +92,19 @@ class NoCalls:
         return []
 
 
-def wired(outcomes: MemoryOutcomes) -> tuple[MemoryCases, GradingCases]:
+def wired(
+    outcomes: MemoryOutcomes, knowledge: FakeKnowledge | None = None
+) -> tuple[MemoryCases, FinishedCases]:
     service = OutcomeService(
         outcomes=outcomes, feedback=NoFeedback(), llm_calls=NoCalls(), clock=FakeClock()
     )
     inner = MemoryCases()
-    return inner, GradingCases(inner, service)
+    return inner, FinishedCases(inner, service, knowledge)
+
+
+class BrokenKnowledge(FakeKnowledge):
+    async def delete_case_evidence(self, *, team_id: str, case_id: str) -> int:
+        raise OSError("object store unreachable")
 
 
 def closed(case: Case) -> Case:
@@ -157,3 +165,29 @@ async def test_the_summary_covers_only_the_last_outcomes() -> None:
 
     assert summary.considered == 1
     assert summary.verdicts[Verdict.NO_OUTCOME] == 1
+
+
+async def test_a_finished_case_forgets_its_uploaded_evidence_and_an_open_one_keeps_it() -> None:
+    knowledge = FakeKnowledge()
+    _, cases = wired(MemoryOutcomes(), knowledge)
+    case = investigating_case()
+    knowledge.case[(case.team_id, case.case_id)] = ["pool exhausted at 14:05"]
+
+    await cases.save(case)
+    kept = dict(knowledge.case)
+    await cases.save(closed(case))
+
+    assert kept == {(case.team_id, case.case_id): ["pool exhausted at 14:05"]}
+    assert knowledge.case == {}
+
+
+async def test_evidence_that_cannot_be_deleted_leaves_the_save_and_the_grade_done() -> None:
+    outcomes = MemoryOutcomes()
+    inner, cases = wired(outcomes, BrokenKnowledge())
+    case = closed(investigating_case())
+
+    saved = await cases.save(case)
+
+    assert saved.status is CaseStatus.CLOSED
+    assert inner.saved[case.case_id] is case
+    assert outcomes.writes == 1
