@@ -68,22 +68,27 @@ class UploadService:
     ) -> InputFile | None:
         file_id = f"{ref.file_id}@{case.case_id}"
         earlier = await self._earlier(file_id)
-        if earlier is not None:
-            # A resumed turn: the file was read before the restart.
+        if earlier is not None and earlier.status is not FileStatus.RECEIVED:
+            # A resumed turn: the file was read (or refused) before the restart.
             return _input(earlier) if earlier.status is FileStatus.INGESTED else None
         if ref.download_url is None:  # only named (Slack Connect): ask Slack for the rest
             ref = await self._presenter.surface.file_info(file_id=ref.file_id) or ref
-        record = StoredFile(
-            file_id=file_id,
-            case_id=case.case_id,
-            filename=ref.name,
-            content_type=ref.mimetype,
-            size_bytes=ref.size,
-            source_ref=ref.file_id,
-            uploaded_by=uploaded_by,
-            created_at=self._clock.now(),
-        )
-        await self._files.add(record)
+        if earlier is None:
+            record = StoredFile(
+                file_id=file_id,
+                case_id=case.case_id,
+                filename=ref.name,
+                content_type=ref.mimetype,
+                size_bytes=ref.size,
+                source_ref=ref.file_id,
+                uploaded_by=uploaded_by,
+                created_at=self._clock.now(),
+            )
+            await self._files.add(record)
+        else:
+            # Received, but a restart cut its reading short: read it again (the knowledge store
+            # replaces whatever part of it was kept).
+            record = earlier
         content = await self._download(case, ref, record, outcome)
         if content is None:
             return None

@@ -12,14 +12,16 @@ import pytest
 from aiohttp import web
 
 from bot.adapters.stores import KnowledgeStoreStats
+from domain.base import utc_now
 from domain.knowledge import KnowledgeBaseKind
 from domain.lifecycle.status import CaseStatus
+from domain.records import FileStatus, StoredFile
 from rag.service import KnowledgeService, open_knowledge_service
 from tests.fakes.models.llm_server import FakeLLMServer, Scripted
 from tests.fakes.rag import HashingEmbedder
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.budget import ThreadBudget
-from tests.integration.bot.harness import CHANNEL, BotHarness, text_of
+from tests.integration.bot.harness import CHANNEL, OPENER, BotHarness, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.loghub import LogSystem
 
@@ -247,3 +249,33 @@ async def test_the_knowledge_base_size_counts_the_workspaces_and_installation_pa
     assert before == 0
     assert await stats.size("T111") == 1
     assert await stats.size("not a valid id!") is None
+
+
+async def test_a_file_whose_reading_a_restart_cut_short_is_read_when_its_turn_runs_again(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("ssh logins failing on LabSZ", statement_reply())
+    case = await bot.case(thread_ts)
+    hosted = slack.add_file("auth.log", "".join(OPENSSH.log_path.read_text().splitlines(True)[:40]))
+    # The turn before the restart got as far as writing the file down as received.
+    await bot.runtime.repositories.files.add(
+        StoredFile(
+            file_id=f"{hosted['id']}@{case.case_id}",
+            case_id=case.case_id,
+            filename="auth.log",
+            content_type="text/plain",
+            size_bytes=hosted["size"],
+            source_ref=hosted["id"],
+            uploaded_by=OPENER,
+            created_at=utc_now(),
+        )
+    )
+
+    await bot.reply(thread_ts, "their log", chat_reply("Read it."), files=[hosted])
+
+    summary = text_of(bot.bot_messages(thread_ts)[-1])
+    assert "📄 `auth.log`" in summary
+    assert "40 lines" in summary
+    stored = await bot.runtime.repositories.files.get(f"{hosted['id']}@{case.case_id}")
+    assert stored.status is FileStatus.INGESTED
+    assert "auth.log" in bot.llm_prompts(), "the model was given the file"
