@@ -59,3 +59,17 @@ def test_a_log_with_readable_timestamps_or_a_document_has_nothing_to_say_about_t
     assert log.first_timestamp is not None
     assert not notes.timestamps_unrecognised
     assert (notes.kind, notes.findings) == ("markdown", [])
+
+
+def test_a_message_logged_from_several_threads_is_counted_once_among_the_most_repeated() -> None:
+    threads = ("[nio-8080-exec-6]", "[io-8080-exec-40]")  # Spring cuts names to 15 characters
+    lines = [
+        f"2026-11-21 14:05:{i:02d}.000  WARN 1 --- {threads[i % 2]} c.z.h.pool.PoolBase"
+        "        : HikariPool-1 - Connection is not available"
+        for i in range(30)
+    ]
+
+    report = report_of("app.log", "\n".join(lines))
+
+    (top,) = report.top_messages
+    assert top[0] == 30
