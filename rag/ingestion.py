@@ -13,7 +13,7 @@ from domain.base import utc_now
 from domain.knowledge import IngestReport, ToolStatus
 from rag.chunking.chunks import DocumentKind
 from rag.chunking.decoding import UnsupportedUploadError
-from rag.chunking.findings import by_message, is_ignored
+from rag.chunking.findings import is_ignored
 from rag.chunking.logs import window_vectors
 from rag.chunking.templates import TemplateTable
 from rag.chunking.templates import embedding_text as template_text
@@ -193,17 +193,16 @@ def summarize(doc: PreparedDocument) -> IngestReport:
         last_timestamp=max(lasts, default=None),
         error_count=templates.error_count if templates else 0,
         warning_count=templates.warning_count if templates else 0,
-        top_messages=_most_repeated(templates) if templates else [],
+        top_messages=_most_repeated(doc.messages) if doc.messages else [],
         kind=doc.kind.value,
         findings=doc.findings,
         timestamps_unrecognised=doc.kind is DocumentKind.LOG and doc.parser.fmt is None,
     )
 
 
-def _most_repeated(templates: TemplateTable, top: int = 5) -> list[tuple[int, str]]:
+def _most_repeated(messages: TemplateTable, top: int = 5) -> list[tuple[int, str]]:
     """The most frequent messages (one however many threads logged it), redaction marks and
     blank lines left out."""
-    messages = by_message(templates)
     repeated = messages.most_repeated(len(messages.signatures))
     return [(count, text) for count, text in repeated if not is_ignored(text)][:top]
 

@@ -129,7 +129,13 @@ def log_findings(
 
     Templates that differ only in who logged the message are read as one (``by_message``).
     """
-    table = by_message(table)
+    return message_findings(source, lines, by_message(table), parser)
+
+
+def message_findings(
+    source: str, lines: list[str], table: TemplateTable, parser: TimestampParser
+) -> list[Finding]:
+    """``log_findings`` of a table already read message by message (``by_message``)."""
     view = LogView(source, lines, table, parser, occurrences(table))
     ignored = ignored_templates(table)
     comparable = len(lines) >= MIN_LINES_FOR_CHANGES

@@ -12,7 +12,7 @@ from rag.chunking.chunks import ChunkDraft, DocumentKind
 from rag.chunking.configs import ini_chunks, json_chunks, yaml_chunks
 from rag.chunking.decoding import UnsupportedUploadError, decode_upload, split_lines
 from rag.chunking.documents import markdown_chunks, markdown_title, text_chunks
-from rag.chunking.findings import log_findings
+from rag.chunking.findings import by_message, message_findings
 from rag.chunking.logs import LogWindows, cut_windows, window_chunks
 from rag.chunking.templates import TemplateTable, build_templates
 from rag.chunking.timestamps import TimestampParser, parser_for, timestamp_share
@@ -56,6 +56,8 @@ class PreparedDocument:
     encoding: str
     parser: TimestampParser
     templates: TemplateTable | None = None
+    messages: TemplateTable | None = None
+    """For logs: the templates read message by message (one however many threads logged it)."""
     windows: LogWindows | None = None
     findings: list[Finding] = field(default_factory=list)
     """For logs: what stands out, cited by line (read while the lines are still at hand)."""
@@ -107,7 +109,8 @@ def _chunk(doc: PreparedDocument, *, keep_title: bool) -> None:
         doc.templates = build_templates(doc.lines, doc.parser)
         doc.windows = cut_windows(doc.templates)
         doc.chunks = window_chunks(doc.lines, doc.templates, doc.windows, doc.parser)
-        doc.findings = log_findings(doc.source, doc.lines, doc.templates, doc.parser)
+        doc.messages = by_message(doc.templates)
+        doc.findings = message_findings(doc.source, doc.lines, doc.messages, doc.parser)
         doc.lines = []
     elif doc.kind is DocumentKind.MARKDOWN:
         doc.title = doc.title if keep_title else markdown_title(doc.lines, doc.title)
