@@ -41,16 +41,21 @@ def run_migrations_offline() -> None:
 
 def do_run_migrations(connection: Connection) -> None:
     """Run the migrations on a synchronous facade of the async connection."""
+    sqlite = connection.dialect.name == "sqlite"
     context.configure(
         connection=connection,
         target_metadata=Base.metadata,
         # SQLite alters tables by rebuilding them; autogenerate should say so.
-        render_as_batch=connection.dialect.name == "sqlite",
+        render_as_batch=sqlite,
+        # SQLite's DDL is transactional, though Alembic assumes not and commits after each
+        # migration: a replica starting alongside could then slip in between two of them and run
+        # the next one twice. One transaction, begun IMMEDIATE, reads the version under the lock.
+        transactional_ddl=True if sqlite else None,
     )
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
             # Replicas starting together migrate one at a time; the next ones find it done.
-            # (SQLite's BEGIN IMMEDIATE already serialises them.) Released at commit.
+            # (SQLite's BEGIN IMMEDIATE serialises them.) Released at commit.
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
