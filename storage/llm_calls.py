@@ -1,13 +1,18 @@
-"""LLM call records: what every call cost and how it ended, kept per case."""
+"""LLM call records: what every call cost and how it ended, kept per case, and their sums."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domain.budget import LLMSpend
 from domain.llm import LLMCallOutcome, LLMCallRecord
 from storage.db import writing
-from storage.schema.tables import LLMCallRow
+from storage.schema.tables import CaseRow, LLMCallRow
 
 
 class SqlLLMCallRepository:
@@ -60,3 +65,59 @@ class SqlLLMCallRepository:
             )
             for row in rows
         ]
+
+    async def for_case(self, case_id: str) -> LLMSpend:
+        """What a case's calls cost (``domain.budget.SpendLedger``)."""
+        return (await self.for_cases([case_id])).get(case_id, LLMSpend())
+
+    async def for_cases(self, case_ids: Sequence[str]) -> dict[str, LLMSpend]:
+        """What each case's calls cost, in one query (cases without calls are left out)."""
+        if not case_ids:
+            return {}
+        query = _sums(LLMCallRow.case_id).where(LLMCallRow.case_id.in_(list(case_ids)))
+        query = query.group_by(LLMCallRow.case_id)
+        async with self._sessions() as session:
+            rows = (await session.execute(query)).all()
+        return {row[0]: _spend(row[1:]) for row in rows}
+
+    async def for_team(self, team_id: str, *, since: datetime, until: datetime) -> LLMSpend:
+        """What a workspace's calls cost in ``[since, until)``.
+
+        A call belongs to the workspace of its case; calls of no case (a knowledge-base answer)
+        count too, since one installation serves one workspace.
+        """
+        query = (
+            _sums()
+            .outerjoin(CaseRow, CaseRow.case_id == LLMCallRow.case_id)
+            .where(
+                LLMCallRow.at >= since,
+                LLMCallRow.at < until,
+                or_(LLMCallRow.case_id.is_(None), CaseRow.team_id == team_id),
+            )
+        )
+        async with self._sessions() as session:
+            row = (await session.execute(query)).one()
+        return _spend(tuple(row))
+
+
+def _sums(*keys: ColumnElement[Any]) -> Select[Any]:
+    tokens = func.coalesce(LLMCallRow.prompt_tokens, 0) + func.coalesce(
+        LLMCallRow.completion_tokens, 0
+    )
+    return select(
+        *keys,
+        func.count(LLMCallRow.id),
+        func.coalesce(func.sum(tokens), 0),
+        func.sum(LLMCallRow.cost_usd),
+        func.count(LLMCallRow.id) - func.count(LLMCallRow.cost_usd),
+    )
+
+
+def _spend(values: Sequence[Any]) -> LLMSpend:
+    calls, tokens, cost, unpriced = values
+    return LLMSpend(
+        calls=int(calls or 0),
+        tokens=int(tokens or 0),
+        cost_usd=float(cost) if cost is not None else None,
+        unpriced_calls=int(unpriced or 0),
+    )
