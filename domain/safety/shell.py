@@ -18,10 +18,13 @@ _SUBSTITUTIONS = {"$(": ")", "<(": ")", ">(": ")", "`": "`"}
 _DOUBLE_QUOTE = '"'
 _OPENERS = {**_SUBSTITUTIONS, "(": ")", _DOUBLE_QUOTE: _DOUBLE_QUOTE}
 _SCAN = re.compile(r"\\.|'[^']*'?|\"|\$\(|[<>]\(|`|\(|\)", re.S)
+# A word in angle brackets is a placeholder people fill in (`-n <ns>`, `app=<app>`,
+# `deploy/<name>`), not two redirections: as written, the shell would refuse to run it at all.
+_PLACEHOLDER_WORD = r"<[A-Za-z_][\w.:@/-]*>(?=[\s;|)\"',/:.=@]|$)"
 _LEX = re.compile(
-    r"(?P<redir>\d*(?:>>|>\||>&|>|<<<|<<-?|<&|<>|<)|&>>?)"
+    rf"(?P<redir>(?!{_PLACEHOLDER_WORD})\d*(?:>>|>\||>&|>|<<<|<<-?|<&|<>|<)|&>>?)"
     r"|(?P<op>&&|\|\||\|&|;;&?|;&|[;|&\n()])"
-    r"|(?P<word>(?:\\.|'[^']*'?|\"(?:\\.|[^\"\\])*\"?|[^\s;|&()<>'\"\\])+)"
+    rf"|(?P<word>(?:\\.|'[^']*'?|\"(?:\\.|[^\"\\])*\"?|{_PLACEHOLDER_WORD}|[^\s;|&()<>'\"\\])+)"
     r"|(?P<other>\S)",
     re.S,
 )
