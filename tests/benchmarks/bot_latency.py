@@ -13,11 +13,15 @@ event requests. Every time is read here, on one
 clock: "the model" is the time the fake server held a request (received → answered), so the
 gateway's own work counts as the bot's.
 
-    python -m tests.benchmarks.bot_latency
+    python -m tests.benchmarks.bot_latency [--smoke]
+
+``--smoke`` runs the same path with a handful of threads and a quick model (for CI: that it runs
+to the end and prints every figure, not how fast).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import re
@@ -44,14 +48,23 @@ from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.harness import CHANNEL
 from tests.integration.bot.replies import STATEMENT
 
-THREADS = 50
-ALONE = 10
-MODEL_SECONDS = 2.0
 SETTLE_S = 120.0
 MENTION = f"<@{BOT_USER_ID}>"
 SUBJECT = re.compile(r"service (\d+) is down")
 PERSON = "W222"
 """Who mentions the bot (the payload samples' user)."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How many threads open at once, how many turns are then taken alone, how slow the model is."""
+
+    threads: int = 50
+    alone: int = 10
+    model_seconds: float = 2.0
+
+
+SMOKE = Sizes(threads=5, alone=2, model_seconds=0.2)
 
 
 class TimedSlack(FakeSlack):
@@ -115,6 +128,8 @@ class Driver:
         """ "service n is down" at the top level, signed: its thread ts and the request."""
         ts = next_ts()
         message = f"{MENTION} {text}"
+        # Slack has the message before it sends the event: the status line goes under it.
+        self.slack.add_message(CHANNEL, message, user=PERSON, ts=ts)
         return ts, self.slack.payloads.message(message, channel=CHANNEL, user=PERSON, ts=ts)
 
     async def send(self, request: SlackRequest) -> tuple[float, float]:
@@ -167,7 +182,7 @@ def report(name: str, seconds: list[float], target: str) -> None:
     )
 
 
-async def run(data_dir: Path) -> None:
+async def run(data_dir: Path, sizes: Sizes) -> None:
     reply = {
         "agent_response": f"Let me confirm: *{STATEMENT}*.",
         "state_updates": {
@@ -179,7 +194,8 @@ async def run(data_dir: Path) -> None:
     knowledge_base(data_dir)
     slack, model = TimedSlack(bot_token=BOT_TOKEN), TimedModel()
     async with slack, model:
-        model.script(*(delayed(reply, MODEL_SECONDS) for _ in range(THREADS + ALONE + 1)))
+        turns = sizes.threads + sizes.alone + 1
+        model.script(*(delayed(reply, sizes.model_seconds) for _ in range(turns)))
         tracing = aiohttp.TraceConfig()
         tracing.on_request_headers_sent.append(_on_the_wire)
         async with (
@@ -188,9 +204,9 @@ async def run(data_dir: Path) -> None:
         ):
             driver = Driver(bot.url, slack, model, session)
             # One case first, so the bot's first connections and lazy imports are not measured.
-            await alone(driver, THREADS + ALONE)
-            await measure(driver)
-            overhead = [await alone(driver, THREADS + n) for n in range(ALONE)]
+            await alone(driver, sizes.threads + sizes.alone)
+            await measure(driver, sizes)
+            overhead = [await alone(driver, sizes.threads + n) for n in range(sizes.alone)]
             report("bot overhead per turn, one at a time", overhead, "without queueing")
 
 
@@ -209,8 +225,8 @@ def knowledge_base(data_dir: Path) -> None:
         )
 
 
-async def measure(driver: Driver) -> None:
-    subjects = list(range(THREADS))
+async def measure(driver: Driver, sizes: Sizes) -> None:
+    subjects = list(range(sizes.threads))
     # Built and signed beforehand: the time measured is the bot's, not this driver's.
     mentions = [driver.mention(n, f"service {n} is down") for n in subjects]
     began = time.perf_counter()
@@ -227,7 +243,7 @@ async def measure(driver: Driver) -> None:
     to_model = [
         driver.model.asked[n] - started for n, (started, _) in zip(subjects, sent, strict=True)
     ]
-    print(f"{THREADS} threads at once, model {MODEL_SECONDS:.0f} s per reply: ", end="")
+    print(f"{sizes.threads} threads at once, model {sizes.model_seconds:g} s per reply: ", end="")
     print(f"all answered in {wall:.1f} s")
     report("acknowledgement", [ack for _, ack in sent], "target p99 < 100 ms")
     report("time to the status line", to_status, "target p99 < 1500 ms")
@@ -246,8 +262,11 @@ async def alone(driver: Driver, n: int) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--smoke", action="store_true", help="small sizes: that it runs")
+    sizes = SMOKE if parser.parse_args().smoke else Sizes()
     with tempfile.TemporaryDirectory(prefix="fm-bench-bot-") as directory:
-        asyncio.run(run(Path(directory)))
+        asyncio.run(run(Path(directory), sizes))
 
 
 if __name__ == "__main__":
