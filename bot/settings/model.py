@@ -13,11 +13,13 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from bot.settings.rules import (
     ASYNC_DATABASE_DRIVERS,
+    MAX_PORT,
     MIN_STALE_AFTER_S,
     MIN_TOKEN_CHARS,
     S3_BUCKET,
     TOKEN_PREFIXES,
     USERGROUP_ID,
+    LogFormat,
     LogLevel,
     s3_bucket,
 )
@@ -244,6 +246,26 @@ class Settings(BaseSettings):
         "one of DEBUG, INFO, WARNING, ERROR, CRITICAL",
         "logging level",
     )
+    log_format: LogFormat = _setting(
+        "FM_LOG_FORMAT",
+        "text",
+        "text or json",
+        "json = one JSON object per log line, with the case id, team and turn id where known",
+    )
+    metrics_port: int | None = _setting(
+        "FM_METRICS_PORT",
+        None,
+        "a TCP port number, e.g. 9464",
+        "also serve Prometheus' /metrics alone on this port (for Socket Mode, where the bot's"
+        " HTTP port need not be reachable); it is always on the HTTP port; empty = only there",
+    )
+    otel_endpoint: str | None = _setting(
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        None,
+        "an OTLP/HTTP collector URL, e.g. http://otel-collector:4318",
+        "send OpenTelemetry traces there (a span per turn, with retrieval, model, tool and Slack"
+        " calls); the other standard OTEL_* variables apply; empty = no tracing",
+    )
 
     @field_validator("slack_bot_token", "slack_app_token")
     @classmethod
@@ -334,6 +356,25 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_level(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_format(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
+
+    @field_validator("metrics_port")
+    @classmethod
+    def _port(cls, value: int | None) -> int | None:
+        if value is not None and not 0 < value <= MAX_PORT:
+            raise ValueError(f"not a port number (1 to {MAX_PORT})")
+        return value
+
+    @field_validator("otel_endpoint")
+    @classmethod
+    def _otlp_url(cls, value: str | None) -> str | None:
+        if value is not None and urlsplit(value).scheme not in ("http", "https"):
+            raise ValueError("not an http:// or https:// URL")
+        return value
 
     @field_validator("data_dir")
     @classmethod

@@ -14,6 +14,8 @@ IGNORED_VARIABLES = frozenset({"FM_TEST_DATABASE_URL"})
 ASYNC_DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 TOKEN_PREFIXES = {"slack_bot_token": "xoxb-", "slack_app_token": "xapp-"}
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+LogFormat = Literal["text", "json"]
+MAX_PORT = 65535
 MIN_TOKEN_CHARS = 16
 # S3's bucket naming rules; a wrong name otherwise fails only at the first LanceDB call.
 S3_BUCKET = re.compile(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")

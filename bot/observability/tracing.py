@@ -1,0 +1,86 @@
+"""OpenTelemetry traces, only when OTEL_EXPORTER_OTLP_ENDPOINT is set: off, a span costs nothing.
+
+A turn is one span; retrieval, each model call, each tool call and each Slack Web API call are
+its children (the context follows the turn's task and the tasks it gathers). The exporter is
+OTLP over HTTP and reads the standard OTEL_* variables itself (headers, protocol, service
+name). Span attributes carry ids, model names and counts, never what people wrote.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SpanExporter
+    from opentelemetry.trace import Tracer
+
+SERVICE = "faultmaven-slack"
+Attribute = str | int | float | bool | None
+
+_OFF: AbstractContextManager[None] = contextlib.nullcontext()
+_state: dict[str, Any] = {"tracer": None, "provider": None}
+
+
+def configure_tracing(
+    *, endpoint: str | None, exporter: SpanExporter | None = None, batch: bool = True
+) -> bool:
+    """Start tracing when an OTLP endpoint (or, in tests, an exporter) is given; whether it did.
+
+    OpenTelemetry is imported only then, so a bot without an endpoint never loads it.
+    """
+    if endpoint is None and exporter is None:
+        return False
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
+
+    if exporter is None:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+        exporter = OTLPSpanExporter()
+    shutdown_tracing()
+    provider = TracerProvider(resource=Resource.create({"service.name": SERVICE}))
+    processor = BatchSpanProcessor(exporter) if batch else SimpleSpanProcessor(exporter)
+    provider.add_span_processor(processor)
+    _state["provider"] = provider
+    _state["tracer"] = provider.get_tracer("faultmaven")
+    return True
+
+
+def shutdown_tracing() -> None:
+    """Send what is left and stop tracing (nothing happens when it was off)."""
+    provider: TracerProvider | None = _state["provider"]
+    _state["tracer"] = _state["provider"] = None
+    if provider is not None:
+        provider.shutdown()
+
+
+def span(name: str, **attributes: Attribute) -> AbstractContextManager[Any]:
+    """A child of the current span (or a new trace) named ``name``; a shared no-op when off."""
+    tracer: Tracer | None = _state["tracer"]
+    if tracer is None:
+        return _OFF
+    return _started(tracer, name, attributes)
+
+
+@contextlib.contextmanager
+def _started(tracer: Tracer, name: str, attributes: dict[str, Attribute]) -> Iterator[Any]:
+    given = {key: value for key, value in attributes.items() if value is not None}
+    with tracer.start_as_current_span(name, attributes=given) as current:
+        yield current
+
+
+def annotate(**attributes: Attribute) -> None:
+    """Add attributes to the current span (nothing when tracing is off or no span is open)."""
+    if _state["tracer"] is None:
+        return
+    from opentelemetry import trace
+
+    current = trace.get_current_span()
+    for key, value in attributes.items():
+        if value is not None:
+            current.set_attribute(key, value)
