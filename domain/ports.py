@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.llm import LLMCallRecord
@@ -144,6 +145,22 @@ class LLMCallRepository(Protocol):
 
     async def list_for_case(self, case_id: str) -> list[LLMCallRecord]:
         """A case's calls, oldest first."""
+        ...
+
+    async def for_case(self, case_id: str) -> LLMSpend:
+        """What a case's calls cost."""
+        ...
+
+    async def for_cases(self, case_ids: Sequence[str]) -> dict[str, LLMSpend]:
+        """What each case's calls cost (cases without calls left out)."""
+        ...
+
+    async def for_team(self, team_id: str, *, since: datetime, until: datetime) -> LLMSpend:
+        """What a workspace's calls cost between two moments (calls of no case included)."""
+        ...
+
+    async def team_of(self, case_id: str) -> str | None:
+        """The workspace of a case."""
         ...
 
 

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import InstrumentedAttribute
 
 from domain.budget import LLMSpend
 from domain.llm import LLMCallOutcome, LLMCallRecord
@@ -99,8 +100,14 @@ class SqlLLMCallRepository:
             row = (await session.execute(query)).one()
         return _spend(tuple(row))
 
+    async def team_of(self, case_id: str) -> str | None:
+        """The workspace of a case (``bot.llm.budget.CaseTeams``)."""
+        async with self._sessions() as session:
+            found = await session.scalar(select(CaseRow.team_id).where(CaseRow.case_id == case_id))
+        return found
 
-def _sums(*keys: ColumnElement[Any]) -> Select[Any]:
+
+def _sums(*keys: InstrumentedAttribute[Any]) -> Select[Any]:
     tokens = func.coalesce(LLMCallRow.prompt_tokens, 0) + func.coalesce(
         LLMCallRow.completion_tokens, 0
     )

@@ -167,6 +167,8 @@ class RcaWork(Work):
 
     thread: ThreadRef
     case_id: str
+    waits: int = Field(default=0, ge=0)
+    """How many times it already waited for a free investigation slot (its thread said so once)."""
 
 
 PAYLOADS: dict[WorkKind, type[Work]] = {

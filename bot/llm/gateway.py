@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot.llm.budget import BudgetGate
 from bot.llm.caller import Call, Caller, SchemaRefusedError
 from bot.llm.calls import Completion, brief, elapsed, validate
 from bot.llm.config import GatewayConfig
@@ -79,8 +80,10 @@ class LiteLLMGateway:
         clock: Clock | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         jitter: Callable[[], float] = random.random,
+        gate: BudgetGate | None = None,
     ) -> None:
         self._config = config
+        self._gate = gate
         self._module: Any = None
         self._warm = False
         self._loading: asyncio.Future[None] | None = None
@@ -177,6 +180,7 @@ class LiteLLMGateway:
         case_id: str | None = None,
     ) -> ReplyT:
         """A reply validated against ``schema``; one repair attempt, then LLMReplyInvalidError."""
+        await self._allowed(case_id)
         call = Call(template, template_hash, case_id)
         return await self._with_fallbacks(
             tier, lambda model: self._structured(model, messages, schema, call)
@@ -192,8 +196,15 @@ class LiteLLMGateway:
         case_id: str | None = None,
     ) -> str:
         """A free-text reply."""
+        await self._allowed(case_id)
         call = Call(template, template_hash, case_id)
         return await self._with_fallbacks(tier, lambda model: self._text(model, messages, call))
+
+    async def _allowed(self, case_id: str | None) -> None:
+        """Raise ``LLMBudgetExceededError`` when a budget stops the call (no model configured
+        raises as before, from `_models`)."""
+        if self._gate is not None and self.enabled:
+            await self._gate.check(case_id)
 
     # ------------------------------------------------------------ models and fallbacks
 

@@ -177,6 +177,32 @@ class Settings(BaseSettings):
         "comma-separated litellm model strings, e.g. 'openai/gpt-4o-mini,ollama/llama3'",
         "models tried in order when the configured model fails; empty = none",
     )
+    llm_daily_budget_usd: float | None = _setting(
+        "FM_LLM_DAILY_BUDGET_USD",
+        None,
+        "a positive number of US dollars, e.g. 20",
+        "the workspace's model spending per UTC day; once reached the bot answers without the"
+        " model until midnight UTC; empty = no limit",
+    )
+    llm_daily_budget_tokens: int | None = _setting(
+        "FM_LLM_DAILY_BUDGET_TOKENS",
+        None,
+        "a positive whole number of tokens, e.g. 2000000",
+        "the same daily budget in tokens (for local models, which have no price); empty = none",
+    )
+    llm_case_budget_usd: float | None = _setting(
+        "FM_LLM_CASE_BUDGET_USD",
+        None,
+        "a positive number of US dollars, e.g. 2",
+        "a case's model spending cap; once reached the case goes on without the model;"
+        " empty = no cap",
+    )
+    llm_case_budget_tokens: int | None = _setting(
+        "FM_LLM_CASE_BUDGET_TOKENS",
+        None,
+        "a positive whole number of tokens, e.g. 300000",
+        "the same cap in tokens; empty = none",
+    )
     confirmers_usergroup: str | None = _setting(
         "FM_CONFIRMERS_USERGROUP",
         None,
@@ -201,6 +227,19 @@ class Settings(BaseSettings):
         None,
         "a random token of at least 16 characters",
         "bearer token Alertmanager sends to POST /alerts/alertmanager; empty = alerts are refused",
+    )
+    alert_debounce_s: float = _setting(
+        "FM_ALERT_DEBOUNCE_S",
+        0.0,
+        "a number of seconds, 0 or more, e.g. 120",
+        "an alert that resolves within this long of firing opens no investigation (its case is"
+        " closed as self-resolved); the analysis waits this long; 0 = analyse at once",
+    )
+    max_alert_investigations: int = _setting(
+        "FM_MAX_ALERT_INVESTIGATIONS",
+        4,
+        "a positive whole number, e.g. 4",
+        "how many alert analyses run at once (per process); the others wait in order",
     )
     workflow_catalog_dir: Path | None = _setting(
         "FM_WORKFLOW_CATALOG_DIR",
@@ -313,11 +352,26 @@ class Settings(BaseSettings):
             raise ValueError("not an async driver")
         return value
 
-    @field_validator("llm_timeout_s", "max_upload_mb")
+    @field_validator(
+        "llm_timeout_s",
+        "max_upload_mb",
+        "llm_daily_budget_usd",
+        "llm_daily_budget_tokens",
+        "llm_case_budget_usd",
+        "llm_case_budget_tokens",
+        "max_alert_investigations",
+    )
     @classmethod
-    def _positive(cls, value: float) -> float:
-        if value <= 0:
+    def _positive(cls, value: float | None) -> float | None:
+        if value is not None and not 0 < value < math.inf:  # also refuses nan
             raise ValueError("must be positive")
+        return value
+
+    @field_validator("alert_debounce_s")
+    @classmethod
+    def _not_negative(cls, value: float) -> float:
+        if not 0 <= value < math.inf:
+            raise ValueError("must be 0 or more, and finite")
         return value
 
     @field_validator("worker_stale_after_s")

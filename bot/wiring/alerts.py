@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.alerts.endpoint import AlertEndpoint
+from bot.llm.budget import BudgetGate
 from bot.services.alerting.alerts import AlertPorts, AlertService
 from bot.services.alerting.analysis import AnalysisPorts, AnalysisService
+from bot.services.alerting.budget import BudgetNotices
 from bot.services.alerting.remediation import RemediationPorts, RemediationService
+from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.services.ports import Responders, Workspace
@@ -48,6 +51,7 @@ class AlertParts:
     llm: LLMPort
     responders: Responders
     clock: Clock
+    budget: BudgetGate | None = None
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,10 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
             messages=repositories.messages,
             audit=repositories.audit,
             clock=clock,
-        )
+            intake=parts.intake,
+            budget=parts.budget,
+        ),
+        slots=InvestigationSlots(settings.max_alert_investigations),
     )
     remediation = RemediationService(
         RemediationPorts(
@@ -113,4 +120,13 @@ def _alerts(parts: AlertParts, workspace: Workspace | None) -> AlertService | No
         workspace=workspace,
         clock=parts.clock,
     )
-    return AlertService(ports=ports, channel=channel)
+    if parts.budget is not None:
+        notices = BudgetNotices(
+            surface=parts.presenter.surface,
+            channel=channel,
+            cases=parts.cases,
+            audit=parts.repositories.audit,
+            clock=parts.clock,
+        )
+        parts.budget.subscribe(notices.tell)
+    return AlertService(ports=ports, channel=channel, debounce_s=parts.settings.alert_debounce_s)

@@ -27,6 +27,7 @@ from bot.alerts.endpoint import AlertEndpoint
 from bot.inbox.retry import WORK_RETRY
 from bot.inbox.router import Jobs
 from bot.inbox.worker import Arrivals, Worker
+from bot.llm.budget import BudgetGate
 from bot.llm.config import gateway_config
 from bot.llm.gateway import LiteLLMGateway
 from bot.server.model_copy import make_copy_in_background
@@ -40,6 +41,7 @@ from bot.wiring.services import Ports, build_services
 from bot.wiring.slack_app import build_app, build_slack_client, slack_surface
 from bot.wiring.slack_app import responders as responders_for
 from bot.wiring.stores import knowledge_service, load_workflow_catalog, workflow_index
+from domain.budget import BudgetLimits
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
 from domain.llm import LLMCallRecorder, LLMPort
@@ -162,7 +164,8 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     await asyncio.to_thread(upgrade, settings.database_url)
     database = create_engine(settings.database_url)
     repositories = build_repositories(make_session_factory(database))
-    llm = options.llm or build_llm(settings, clock, repositories.llm_calls)
+    budget = budget_gate(settings, repositories, clock)
+    llm = options.llm or build_llm(settings, clock, repositories.llm_calls, budget)
     gate = ModelGate()
     knowledge, stats = await _knowledge(settings, options, repositories, gate)
     engine = TurnEngine(llm=llm, knowledge=knowledge, clock=clock)
@@ -179,7 +182,9 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         options.executor or build_executor(settings, clock),
         SlackWorkspace(client) if client is not None else None,
     )
-    ports = Ports(settings, repositories, engine, knowledge, surface, responders, stats, clock, llm)
+    ports = Ports(
+        settings, repositories, engine, knowledge, surface, responders, stats, clock, llm, budget
+    )
     services, endpoint = build_services(ports, workflows, sleep=options.sleep or asyncio.sleep)
     jobs = Jobs(services)
     arrivals = Arrivals()
@@ -240,6 +245,21 @@ async def _workflow_index(
     return await workflow_index(settings, catalog, gate)
 
 
-def build_llm(settings: Settings, clock: Clock, recorder: LLMCallRecorder) -> LLMPort:
-    """The litellm gateway (disabled when no model is configured); every call is recorded."""
-    return LiteLLMGateway(gateway_config(settings), recorder=recorder, clock=clock)
+def build_llm(
+    settings: Settings, clock: Clock, recorder: LLMCallRecorder, budget: BudgetGate | None = None
+) -> LLMPort:
+    """The litellm gateway (disabled when no model is configured); every call is recorded, and
+    stopped once a budget is reached."""
+    return LiteLLMGateway(gateway_config(settings), recorder=recorder, clock=clock, gate=budget)
+
+
+def budget_gate(settings: Settings, repositories: Repositories, clock: Clock) -> BudgetGate:
+    """The daily and per-case model budgets, summed from the call records."""
+    limits = BudgetLimits(
+        day_usd=settings.llm_daily_budget_usd,
+        day_tokens=settings.llm_daily_budget_tokens,
+        case_usd=settings.llm_case_budget_usd,
+        case_tokens=settings.llm_case_budget_tokens,
+    )
+    calls = repositories.llm_calls
+    return BudgetGate(limits, ledger=calls, teams=calls, clock=clock)

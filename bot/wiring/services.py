@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass
 
 from bot.alerts.endpoint import AlertEndpoint
+from bot.llm.budget import BudgetGate
 from bot.services import Services
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
@@ -47,6 +48,7 @@ class Ports:
     stats: KnowledgeStats
     clock: Clock
     llm: LLMPort
+    budget: BudgetGate | None = None
 
 
 def build_services(
@@ -72,6 +74,7 @@ def build_services(
             ports.llm,
             ports.responders,
             clock,
+            ports.budget,
         ),
         workflows,
     )

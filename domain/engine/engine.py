@@ -12,6 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from domain.budget import LLMBudgetExceededError
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
@@ -145,6 +146,8 @@ class TurnEngine:
             LLMReplyInvalidError,
         ) as error:
             return self._fault(work, error, debug)
+        except LLMBudgetExceededError as error:
+            return self._no_llm(work, unreachable=True, reason=error.breach.sentence())
         except LLMUnavailableError:
             return self._no_llm(work, unreachable=True)
         return self._apply(work, reply, debug)
@@ -269,7 +272,7 @@ class TurnEngine:
         )
         return replace(result, answer=reply)
 
-    def _no_llm(self, work: _Turn, *, unreachable: bool) -> TurnResult:
+    def _no_llm(self, work: _Turn, *, unreachable: bool, reason: str | None = None) -> TurnResult:
         ctx = work.ctx
         before = snapshot(ctx.case)
         consumed = {ctx.turn.messages[-1].ts} if work.decided else set()
@@ -278,7 +281,7 @@ class TurnEngine:
         # What works without a model: said when the model is down, in a case's first turn, and
         # when there is nothing else to say; not under every message.
         how_to = unreachable or first or not (answer.lines or answer.asked or work.decided)
-        lines = [no_llm_text(unreachable=unreachable, how_to=how_to)]
+        lines = [reason or no_llm_text(unreachable=unreachable, how_to=how_to)]
         if work.decided:
             lines.append(decision_note(work.decided))
         lines.extend(answer.lines)

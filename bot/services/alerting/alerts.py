@@ -5,12 +5,16 @@ that message's thread, then asks for the analysis (its own inbox item, in the th
 Later notifications of the group update the alert message and say in the thread what changed
 (resolved, firing again, more alerts); a group whose case is finished starts a new case when it
 fires again. Every step can run twice after a restart or a Slack outage without doubling anything.
+
+With a debounce (``FM_ALERT_DEBOUNCE_S``) the analysis waits that long: a group resolved within
+it is a flap, and its case is noted and closed as self-resolved before any model call.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from bot.inbox.retry import RetryLater
 from bot.inbox.work import AlertWork, RcaWork, ThreadRef
@@ -26,6 +30,7 @@ from bot.slack.render.alerts import (
     joined_note,
     resolved_note,
 )
+from bot.slack.render.holding_back import self_resolved_note
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.text import shorten
 from domain.case import ALERT_OPENER, Case
@@ -33,6 +38,7 @@ from domain.errors import DuplicateCaseError
 from domain.ports import AuditRepository, Clock, MessageRepository
 from domain.records import AuditEntry, ConversationMessage, MessageRole
 from domain.workflows.alert_groups import AlertGroupRecord, GroupTouch
+from domain.workflows.flapping import close_self_resolved, is_flap
 from domain.workflows.ports import AlertGroupRepository
 from domain.workflows.signals import SignalStatus
 
@@ -59,9 +65,10 @@ class AlertPorts:
 class AlertService:
     """Handles one notification at a time per group (the inbox orders them by the group)."""
 
-    def __init__(self, *, ports: AlertPorts, channel: str) -> None:
+    def __init__(self, *, ports: AlertPorts, channel: str, debounce_s: float = 0.0) -> None:
         self._p = ports
         self._channel = channel
+        self._debounce_s = debounce_s
 
     async def handle(self, *, work: AlertWork, work_key: str) -> None:
         """Open or update the group's case; retried later if Slack is briefly unavailable."""
@@ -166,11 +173,13 @@ class AlertService:
         )
         await self._audit(case, record)
         logger.info("alert opened a case", extra={"case_id": case.case_id})
+        debounce = timedelta(seconds=self._debounce_s)
         await self._p.intake.record(
             RcaWork(thread=thread, case_id=case.case_id),
             dedup_key=f"rca:{case.case_id}",
             team_id=case.team_id,
             case_key=thread.key,
+            available_at=self._p.clock.now() + debounce if debounce else None,
         )
 
     async def _create(self, thread: ThreadRef, record: AlertGroupRecord) -> Case:
@@ -204,12 +213,41 @@ class AlertService:
             # Someone deleted the alert message: the thread still hears what changed.
             logger.warning("the alert message could not be updated", extra={"error": str(error)})
         case = await self._p.cases.get(record.case_id)
-        if touch.resolved_now:
+        after = (work.received_at - record.first_seen).total_seconds()
+        flap = is_flap(
+            first_seen=record.first_seen, resolved_at=work.received_at, debounce_s=self._debounce_s
+        )
+        if touch.resolved_now and flap:
+            await self._self_resolved(case, record, work, after)
+        elif touch.resolved_now:
             await self._say(case, resolved_note(work.group, at=work.received_at))
         elif touch.fired_again:
             await self._say(case, firing_again_note(work.group))
         elif touch.new_fingerprints:
             await self._say(case, joined_note(work.group, touch.new_fingerprints))
+
+    async def _self_resolved(
+        self, case: Case, record: AlertGroupRecord, work: AlertWork, after: float
+    ) -> None:
+        """A flap: closed as self-resolved, said in the thread, no analysis."""
+        now = self._p.clock.now()
+        case = await self._p.cases.change(
+            case, lambda current: _close_flap(current, now=now, after=after)
+        )
+        await self._say(case, self_resolved_note(work.group, after_s=after))
+        await self._p.presenter.show_header(case)
+        await self._p.audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id,
+                actor=ALERT_AUTHOR,
+                action="case.self_resolved",
+                detail={"group_id": record.group_id, "after_s": round(after, 1)},
+                source="alert",
+                at=now,
+            )
+        )
+        logger.info("a flapping alert closed its case", extra={"case_id": case.case_id})
 
     async def _say(self, case: Case, note: SlackMessage) -> None:
         """Post in the case thread; the next turn's model sees it as part of the conversation."""
@@ -242,6 +280,12 @@ class AlertService:
                 at=self._p.clock.now(),
             )
         )
+
+
+def _close_flap(case: Case, *, now: datetime, after: float) -> None:
+    """Close the case unless someone finished it meanwhile."""
+    if not case.is_terminal:
+        close_self_resolved(case, now=now, after_s=after)
 
 
 @dataclass

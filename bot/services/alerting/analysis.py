@@ -1,26 +1,35 @@
 """The alert's analysis in its case thread: RCA, then strategies offered with Approve / Reject.
 
-Runs as its own inbox item in the thread's order, after the alert opened the case. Validated
-strategies are stored before their messages are posted, so a click always finds its strategy; an
-analysis already recorded for this work is not run twice.
+Runs as its own inbox item in the thread's order, after the alert opened the case (after the
+debounce, when one is set). Validated strategies are stored before their messages are posted, so
+a click always finds its strategy; an analysis already recorded for the case is not run again,
+however many notifications the group brings. At most so many run at once (`InvestigationSlots`):
+the others wait in line, say so once in their thread, and are queued again a moment later. A
+reached model budget skips the analysis with its one sentence.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from datetime import timedelta
+from typing import Any, Protocol
 
 from bot.inbox.retry import RetryLater
 from bot.inbox.work import RcaWork
+from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
+from bot.services.intake import Intake
 from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import is_transient
+from bot.slack.render.holding_back import budget_note, waiting_note
 from bot.slack.render.remediation import analysis_record, rca_message, strategy_message
 from domain.base import new_id
+from domain.budget import LLMBudgetExceededError
 from domain.case import Case
 from domain.ports import AuditRepository, Clock, MessageRepository
 from domain.records import AuditEntry, ConversationMessage, MessageRole, PostedKind
+from domain.workflows.alert_groups import AlertGroupRecord
 from domain.workflows.catalog import Catalog
 from domain.workflows.incident import build_incident_context
 from domain.workflows.planner import RcaOutcome, RcaPlanner
@@ -32,6 +41,16 @@ logger = logging.getLogger(__name__)
 ANALYSED = "workflow.analysed"
 BOT_AUTHOR = "bot"
 LOGGED_REPLY_CHARS = 4000
+WAIT_S = 2.0
+"""How soon an analysis waiting for a slot looks again."""
+
+
+class BudgetCheck(Protocol):
+    """Raises ``LLMBudgetExceededError`` when a budget stops the case's model calls."""
+
+    async def check(self, case_id: str | None) -> None:
+        """Return when the case may call the model."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -48,13 +67,24 @@ class AnalysisPorts:
     messages: MessageRepository
     audit: AuditRepository
     clock: Clock
+    intake: Intake | None = None
+    """Queues an analysis that waits for a slot again (without it, analyses never wait)."""
+    budget: BudgetCheck | None = None
 
 
 class AnalysisService:
     """One analysis per alert case."""
 
-    def __init__(self, ports: AnalysisPorts) -> None:
+    def __init__(
+        self,
+        ports: AnalysisPorts,
+        *,
+        slots: InvestigationSlots | None = None,
+        wait_s: float = WAIT_S,
+    ) -> None:
         self._p = ports
+        self._slots = slots if ports.intake is not None else None
+        self._wait_s = wait_s
 
     async def analyse(self, *, work: RcaWork, work_key: str) -> None:
         """RCA and strategies in the thread; retried later if Slack is briefly unavailable."""
@@ -68,8 +98,61 @@ class AnalysisService:
     async def _analyse(self, work: RcaWork, work_key: str) -> None:
         case = await self._p.cases.get(work.case_id)
         group = await self._p.groups.for_case(case.case_id)
+        slots = self._slots
         if case.is_terminal or group is None or await self._done(case, work.case_id):
+            if slots is not None:
+                slots.release(case.case_id)
             return
+        if slots is not None:
+            place = slots.take(case.case_id, opened_at=case.created_at)
+            if place:
+                await self._wait(case, work, place, slots.limit)
+                return
+        try:
+            if not await self._over_budget(case):
+                await self._run(case, group, work_key)
+        finally:
+            if slots is not None:
+                slots.release(case.case_id)
+
+    async def _wait(self, case: Case, work: RcaWork, place: int, limit: int) -> None:
+        """Say once that the analysis waits its turn, and look again in a moment."""
+        assert self._p.intake is not None
+        if work.waits == 0:
+            await self._p.presenter.post(case, waiting_note(position=place, limit=limit))
+        logger.info("alert analysis waits for a slot", extra={"case_id": case.case_id})
+        again = work.model_copy(update={"waits": work.waits + 1})
+        await self._p.intake.record(
+            again,
+            dedup_key=f"rca:{case.case_id}:wait:{again.waits}",
+            team_id=case.team_id,
+            case_key=work.thread.key,
+            available_at=self._p.clock.now() + timedelta(seconds=self._wait_s),
+        )
+
+    async def _over_budget(self, case: Case) -> bool:
+        """A reached budget: its sentence in the thread instead of the analysis."""
+        if self._p.budget is None:
+            return False
+        try:
+            await self._p.budget.check(case.case_id)
+        except LLMBudgetExceededError as error:
+            await self._p.presenter.post(case, budget_note(error.breach))
+            await self._p.audit.record(
+                AuditEntry(
+                    team_id=case.team_id,
+                    case_id=case.case_id,
+                    actor="faultmaven",
+                    action=ANALYSED,
+                    detail={"outcome": "budget", "scope": error.breach.scope.value},
+                    source="system",
+                    at=self._p.clock.now(),
+                )
+            )
+            return True
+        return False
+
+    async def _run(self, case: Case, group: AlertGroupRecord, work_key: str) -> None:
         presenter = self._p.presenter
         context = build_incident_context(
             group.latest, dedup=group.dedup(), received_at=group.last_seen

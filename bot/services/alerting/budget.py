@@ -1,0 +1,54 @@
+"""The alert channel hears once when a model budget is reached (the gate tells it once)."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.services.cases import CaseStore
+from bot.services.ports import ChatSurface
+from bot.slack.render.holding_back import budget_notice
+from domain.budget import Breach, BudgetScope
+from domain.ports import AuditRepository, Clock
+from domain.records import AuditEntry
+
+logger = logging.getLogger(__name__)
+
+REACHED = "budget.reached"
+
+
+class BudgetNotices:
+    """Posts a reached budget in the alert channel and audits it."""
+
+    def __init__(
+        self,
+        *,
+        surface: ChatSurface,
+        channel: str,
+        cases: CaseStore,
+        audit: AuditRepository,
+        clock: Clock,
+    ) -> None:
+        self._surface = surface
+        self._channel = channel
+        self._cases = cases
+        self._audit = audit
+        self._clock = clock
+
+    async def tell(self, breach: Breach, case_id: str) -> None:
+        """One message in the alert channel: which budget, and what happens now."""
+        case = await self._cases.get(case_id)
+        label = (case.short_id or case.case_id) if breach.scope is BudgetScope.CASE else None
+        notice = budget_notice(breach, case_label=label)
+        await self._surface.post(channel=self._channel, thread_ts=None, message=notice)
+        await self._audit.record(
+            AuditEntry(
+                team_id=case.team_id,
+                case_id=case.case_id if breach.scope is BudgetScope.CASE else None,
+                actor="faultmaven",
+                action=REACHED,
+                detail={"scope": breach.scope.value, "limit": breach.limit, "spent": breach.spent},
+                source="system",
+                at=self._clock.now(),
+            )
+        )
+        logger.info("budget reached, alert channel told", extra={"scope": breach.scope.value})
