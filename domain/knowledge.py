@@ -11,11 +11,19 @@ from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel
 
-# A log message is known by what it says: who logged it (the thread, the logger) and its level
-# prefix are left out when it is shown, and when messages are told apart.
+# A log message is known by what it says: where it was collected from (a pod, Loki labels, a
+# syslog host), who logged it (the thread, the logger) and its level prefix are left out when it
+# is shown, and when messages are told apart.
 _LEVELS = (
     r"(?:ERROR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|SEVERE|NOTICE"
     r"|\[(?:error|warn|notice|crit)\]|error:|fatal:|warning:)"
+)
+# What a collector puts before the line the program wrote: ``kubectl logs --prefix``
+# (``[pod/name/container]``; ``[pod<*>]`` once masked, the pod's path being one variable) or
+# logcli's stream labels (``{app="x", pod="y"}``), then perhaps the program's own timestamp.
+_COLLECTOR = re.compile(
+    r"^\s*(?:\[pod(?:[/0]|<\*>)[^\]\s]*\]|\{(?:[^{}\"]|\"(?:[^\"\\]|\\.)*\")*\})[ \t]"
+    r"(?:\s*\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+)?"
 )
 _PREAMBLE = re.compile(
     r"^[-\s]*(?:\d+\s+)?"  # a dash or a thread id
@@ -24,15 +32,24 @@ _PREAMBLE = re.compile(
     r"(?:\d+\s+---\s+\[[^\]]*\]\s+[\w.$]+\s*:\s+)?"  # Spring Boot: pid --- [thread] logger :
     r"(?:(?:\[[^\]]*\]\s*)+(?=(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s|-\s))?"  # [thread] before a logger
     r"(?:(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s+|-\s+)?"  # the logger
+    # Kafka's client and the like name their instance first: [Consumer clientId=…, groupId=…].
+    r"(?:\[(?:[A-Z]\w*\s+)?[\w.-]+=[^\]]*\]\s+(?=\S))?"
 )
 
 
+def collector_prefix(line: str) -> str:
+    """What a log collector put before the line (a ``[pod/…/container]``, Loki labels), or ""."""
+    match = _COLLECTOR.match(line)
+    return match[0] if match else ""
+
+
 def log_message(line: str) -> str:
-    """What a log line says, without its level, thread, logger or syslog prefix.
+    """What a log line says, without its collector, level, thread, logger or syslog prefix.
 
     The line comes without its timestamp; when nothing else is left, the whole line is returned.
     """
-    return _PREAMBLE.sub("", line) or line
+    said = line[len(collector_prefix(line)) :]
+    return _PREAMBLE.sub("", said) or said or line
 
 
 class KnowledgeBaseKind(StrEnum):
@@ -134,7 +151,14 @@ class Finding(DomainModel):
     rate_factor: float | None = Field(default=None, ge=0)
     """How many times its earlier rate the message reached, for a rate jump."""
     changed: str | None = None
-    """What changed, for a changed value: ``maximumPoolSize=50 → maximumPoolSize=10``."""
+    """What changed, before and after, as the log wrote it: ``max.poll.records = 500 →
+    max.poll.records = 5000``."""
+    context_start: int | None = Field(default=None, ge=1)
+    """The line number (1-based) of the first line of ``context``."""
+    context: list[str] = Field(default_factory=list)
+    """The lines around the line the example comes from (its first line; where it changed or
+    jumped for a change), as written and redacted, each cut to a readable length: a few before,
+    a few after, and the rest of its entry (a stack trace) within the limit."""
 
     @property
     def message(self) -> str:

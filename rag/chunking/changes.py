@@ -9,18 +9,16 @@ import numpy as np
 
 from domain.knowledge import FindingKind
 from rag.chunking.occurrences import Occurrences
+from rag.chunking.settings import AMOUNT, MAX_SETTING_OCCURRENCES, is_counter
 from rag.chunking.timestamps import TimestampParser
 
 # A rate jump: at least this many lines in one bucket, at this many times the earlier rate.
 MIN_SURGE_LINES = 5
 SURGE_FACTOR = 5.0
-# A line logged this rarely is a setting or a start-up message; a frequent one is a metric.
-MAX_SETTING_OCCURRENCES = 5
-# A setting: a named value the template masks (``maximumPoolSize=<*>``, ``timeout: <*>``).
-SETTING = re.compile(r"(?P<key>[A-Za-z_][\w.-]*) ?[=:] ?<\*>")
-_VALUE = r" ?[=:] ?([^\s,;)\]}]+)"
-# Settings hold amounts (10, 30s, 512Mi, 0.75); an address or an id that differs is no change.
-_AMOUNT = re.compile(r"-?\d+(?:\.\d+)?[A-Za-z%]{0,3}")
+# A setting: a named value the template masks (``maximumPoolSize=<*>``, ``timeout: <*>``,
+# ``"maxPoolSize": <*>`` in JSON).
+SETTING = re.compile(r"\"?(?P<key>[A-Za-z_][\w.-]*)\"? ?[=:] ?<\*>")
+_VALUE = r"\"?(?P<sep> ?[=:] ?)(?P<value>[^\s,;)\]}]+)"
 _ORDER = {FindingKind.CHANGED: 0, FindingKind.SURGE: 1, FindingKind.NEW: 2}
 
 
@@ -34,6 +32,8 @@ class Change:
     count: int
     factor: float | None = None
     changed: str | None = None
+    first: int | None = None
+    """For a setting whose new value is a message of its own: the line of its first value."""
 
 
 def surges(where: Occurrences, baseline: int) -> dict[int, tuple[int, float]]:
@@ -66,26 +66,28 @@ def value_change(
     lines: list[str], where: Occurrences, template: int, signature: str, parser: TimestampParser
 ) -> Change | None:
     """A setting logged a few times whose value differs from the first time it was logged."""
-    keys = list(dict.fromkeys(match["key"] for match in SETTING.finditer(signature)))
+    named = dict.fromkeys(match["key"] for match in SETTING.finditer(signature))
+    keys = [key for key in named if not is_counter(key)]
     seen = where.lines_of(template, MAX_SETTING_OCCURRENCES + 1)
     if not keys or not 2 <= len(seen) <= MAX_SETTING_OCCURRENCES:
         return None
     before = _values(parser.without_timestamp(lines[seen[0]]), keys)
     for line in seen[1:]:
         after = _values(parser.without_timestamp(lines[line]), keys)
-        differ = [key for key in after if key in before and before[key] != after[key]]
+        differ = [key for key in after if key in before and before[key][0] != after[key][0]]
         if differ:
-            said = ", ".join(f"{key}={before[key]} → {key}={after[key]}" for key in differ)
+            said = ", ".join(f"{before[key][1]} → {after[key][1]}" for key in differ)
             return Change(template, FindingKind.CHANGED, line, len(seen), changed=said)
     return None
 
 
-def _values(text: str, keys: list[str]) -> dict[str, str]:
-    found: dict[str, str] = {}
+def _values(text: str, keys: list[str]) -> dict[str, tuple[str, str]]:
+    """Each key's value, and the setting as written (``maximumPoolSize=50``)."""
+    found: dict[str, tuple[str, str]] = {}
     for key in keys:
-        match = re.search(r"(?<![\w.-])" + re.escape(key) + _VALUE, text)
-        if match is not None and _AMOUNT.fullmatch(match[1]):
-            found[key] = match[1]
+        match = re.search(r"(?<![\w.-])\"?" + re.escape(key) + _VALUE, text)
+        if match is not None and AMOUNT.fullmatch(match["value"]):
+            found[key] = (match["value"], f"{key}{match['sep']}{match['value']}")
     return found
 
 

@@ -10,19 +10,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
-from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind, log_message
-from rag.chunking.changes import (
-    MAX_SETTING_OCCURRENCES,
-    Change,
-    rank_changes,
-    surges,
-    value_change,
+from domain.knowledge import (
+    Citation,
+    Finding,
+    FindingKind,
+    KnowledgeBaseKind,
+    log_message,
 )
+from rag.chunking.changes import Change, rank_changes, surges, value_change
 from rag.chunking.occurrences import Occurrences, occurrences
+from rag.chunking.settings import MAX_SETTING_OCCURRENCES, dumped_settings
 from rag.chunking.severity import WARN_RANK, severity_name
 from rag.chunking.templates import MASK, TemplateTable
 from rag.chunking.timestamps import TimestampParser
@@ -34,6 +36,12 @@ MIN_LINES_FOR_CHANGES = 50
 # A message is new when it first appears after this share of the file (its quiet start).
 BASELINE_SHARE = 0.1
 MAX_EXAMPLE_CHARS = 240
+# The lines a finding is shown with: a few before its line, a few after, and the rest of its
+# entry (a stack trace) while the whole stays short.
+CONTEXT_BEFORE = 3
+CONTEXT_AFTER = 4
+MAX_CONTEXT_LINES = 10
+MAX_CONTEXT_CHARS = 300
 # A continuation line (a stack frame) takes the time of the entry it belongs to, this far up.
 _LOOK_BACK_LINES = 50
 _MARKERS_ONLY = re.compile(r"(?:\[REDACTED[^\]]*\][\s,;:]*)+")
@@ -72,11 +80,34 @@ class LogView:
         return None
 
     def example(self, line: int) -> str:
-        """The line as written, without its timestamp, cut to a readable length."""
+        """The line as written, without its timestamp, cut to a readable length.
+
+        What comes before the message (a ``[pod/…/container]``, the level, thread and logger)
+        is kept whole, outside the length, so the message itself always shows.
+        """
         text = " ".join(self.parser.without_timestamp(self.lines[line]).split())
-        if len(text) <= MAX_EXAMPLE_CHARS:
-            return text
-        return text[: MAX_EXAMPLE_CHARS - 1] + "…"
+        head = len(text) - len(log_message(text))
+        return text[:head] + _cut(text[head:], MAX_EXAMPLE_CHARS)
+
+    @cached_property
+    def has_entries(self) -> bool:
+        """Whether most lines carry a timestamp, so the others continue the entry above."""
+        return bool(self.table.has_timestamp.mean() >= 0.5)
+
+    def context(self, line: int) -> tuple[int, list[str]]:
+        """The lines around one (0-based), as written: its 1-based start and the lines."""
+        start = max(line - CONTEXT_BEFORE, 0)
+        limit = min(start + MAX_CONTEXT_LINES, len(self.lines))
+        end = min(line + 1 + CONTEXT_AFTER, limit)
+        if self.has_entries:
+            # The rest of its entry: a stack trace's frames say where the error came from.
+            rest = np.flatnonzero(self.table.has_timestamp[line + 1 : limit])
+            end = max(end, line + 1 + int(rest[0]) if len(rest) else limit)
+        return start + 1, [_cut(text, MAX_CONTEXT_CHARS) for text in self.lines[start:end]]
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def is_ignored(signature: str) -> bool:
@@ -171,6 +202,7 @@ def _problem(view: LogView, template: int, jumps: dict[int, tuple[int, float]]) 
 
 def _finding(view: LogView, template: int, kind: FindingKind, example_line: int) -> Finding:
     first = int(view.where.first_line[template])
+    context_start, context = view.context(example_line)
     return Finding(
         kind=kind,
         severity=severity_name(int(view.table.ranks[template])),
@@ -179,6 +211,8 @@ def _finding(view: LogView, template: int, kind: FindingKind, example_line: int)
         example=view.example(example_line),
         first=view.cite(first),
         last=view.cite(view.where.last_line(template)),
+        context_start=context_start,
+        context=context,
     )
 
 
@@ -186,11 +220,18 @@ def _changes(
     view: LogView, ignored: npt.NDArray[np.bool_], jumps: dict[int, tuple[int, float]]
 ) -> list[Change]:
     table, where = view.table, view.where
-    eligible = ~ignored & (table.ranks < WARN_RANK)
+    quiet = ~ignored & (table.ranks < WARN_RANK)
+    # Settings dumped one per line (Kafka's ``\tmax.poll.records = 500``), continuation lines
+    # or not, are compared key by key.
+    found = [
+        Change(s.template, FindingKind.CHANGED, s.line, s.count, changed=s.changed, first=s.first)
+        for s in dumped_settings(view.lines, table, where, quiet)
+    ]
+    eligible = quiet.copy()
+    eligible[[change.template for change in found]] = False
     # Continuation lines (stack frames) belong to their entry: they are not events of their own.
-    if table.has_timestamp.mean() >= 0.5:
+    if view.has_entries:
         eligible &= table.has_timestamp[where.first_line]
-    found: list[Change] = []
     for template in np.flatnonzero(eligible):
         t = int(template)
         first = int(where.first_line[t])
@@ -216,4 +257,6 @@ def _change(view: LogView, change: Change) -> Finding:
         update["rate_factor"] = round(change.factor or 0.0, 1)
     else:
         update["changed"] = change.changed
+    if change.first is not None:
+        update.update(first=view.cite(change.first), count=change.count)
     return finding.model_copy(update=update)
