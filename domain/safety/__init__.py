@@ -103,7 +103,10 @@ def classify_command(command: str) -> CommandVerdict:
         reason = f"{reason} (in: {finding.segment})"
     reason = re.sub(f"{PLACEHOLDER}+", "$(…)", reason)
     rule = finding.rule
-    return CommandVerdict(command, rule.safety, reason, finding.privileged, rule.opaque)
+    segment = re.sub(f"{PLACEHOLDER}+", "$(…)", finding.segment)
+    return CommandVerdict(
+        command, rule.safety, reason, finding.privileged, rule.opaque, rule.guessed, segment
+    )
 
 
 def classify_action(command: str) -> ActionVerdict:

@@ -29,6 +29,8 @@ from domain.safety.findings import (
     positionals,
     worst_of,
 )
+from domain.safety.guess import guess
+from domain.safety.programs.messaging import SHIPPED_SCRIPTS
 from domain.safety.programs.secrets import secret_files
 from domain.safety.programs.sql import SQL_PATTERNS
 from domain.safety.rules import CommandSafety, Rule, Verdict, Wrapper
@@ -188,7 +190,7 @@ def _classify_simple(words: list[str], ctx: Ctx) -> Finding:
         return Finding(rules.VARIABLE_COMMAND, ctx.segment)
     if len(word.split()) > 1:  # `"rm -rf /"` as one word, e.g. from `env -S` or `watch`
         return classify_text(" ".join(words), ctx.deeper())
-    if _SCRIPT_PATH.search(word):  # `./ls.sh` is a script, whatever it is named after
+    if _SCRIPT_PATH.search(word) and not _shipped(word):  # `./ls.sh` is a script, not `ls`
         return Finding(rules.RUNS_SCRIPT, ctx.segment)
     name = command_name(word)
     handler = lookup(HANDLERS, name)
@@ -196,9 +198,15 @@ def _classify_simple(words: list[str], ctx: Ctx) -> Finding:
         return handler(name, words[1:], ctx)
     rule = lookup(COMMANDS, name)
     if rule is None:
-        return Finding(rules.UNKNOWN, ctx.segment)
+        return Finding(guess(name, words[1:]) or rules.UNKNOWN, ctx.segment)
     verdicts = evaluate(rule, words[1:], name, ctx.upstream)
     return worst_of([_resolve(verdict, ctx) for verdict in verdicts], ctx.segment)
+
+
+def _shipped(word: str) -> bool:
+    """A tool shipped as a script (`bin/kafka-topics.sh`): the tables know what it does."""
+    name = command_name(word)
+    return name.endswith(".sh") and name.removesuffix(".sh") in SHIPPED_SCRIPTS
 
 
 def _resolve(verdict: Verdict, ctx: Ctx) -> Finding:

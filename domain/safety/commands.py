@@ -1,6 +1,7 @@
 """Every command the validator knows by name, and the wrappers that run another command.
 
-A command missing from these tables is never read-only (``domain.safety.rules.UNKNOWN``).
+A command missing from these tables is judged by its verbs and flags, and labelled "not checked"
+(``domain.safety.guess``), or, when they say nothing, never read-only (``rules.UNKNOWN``).
 """
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ from collections.abc import Mapping
 
 from domain.safety.programs.cloud import CLOUD_COMMANDS
 from domain.safety.programs.databases import DATABASE_COMMANDS
+from domain.safety.programs.delivery import DELIVERY_COMMANDS
 from domain.safety.programs.files import FILE_COMMANDS
 from domain.safety.programs.hosts import HOST_COMMANDS
 from domain.safety.programs.http import HTTP_COMMANDS
 from domain.safety.programs.infra import INFRA_COMMANDS
 from domain.safety.programs.interfaces import INTERFACE_COMMANDS
 from domain.safety.programs.kubernetes import KUBERNETES_COMMANDS
+from domain.safety.programs.messaging import MESSAGING_COMMANDS
 from domain.safety.programs.network import NETWORK_COMMANDS
 from domain.safety.programs.platforms import PLATFORM_COMMANDS
 from domain.safety.rules import (
@@ -43,6 +46,8 @@ COMMANDS: Mapping[str, Rule | ToolRule] = {
     **PLATFORM_COMMANDS,
     **INFRA_COMMANDS,
     **DATABASE_COMMANDS,
+    **DELIVERY_COMMANDS,
+    **MESSAGING_COMMANDS,
 }
 
 _SUDO_OPTS = (

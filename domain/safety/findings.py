@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from domain.safety import rules
+from domain.safety.guess import guess
 from domain.safety.rules import Pattern, Rule, ToolRule, Verdict, rank
 
 MAX_DEPTH = 12
@@ -65,14 +66,14 @@ def _walk(
     joined = " " + " ".join(args)
     hit = next((r for pattern, r in rule.patterns if pattern.search(joined)), None)
     if hit is not None or not rule.subcommands:
-        return (hit or rule.default or rules.unknown_verb(path),)
+        return (hit or rule.default or _unknown(path, args),)
     options = rule.value_options or options
     candidates = verb_candidates(args, options, rule.verb_index)
     if not candidates:
         return (rule.bare,)
     known = [i for i in candidates if args[i].lower() in rule.subcommands]
     if not known:
-        return (rule.default or rules.unknown_verb(path),)
+        return (rule.default or _unknown(path, [args[i] for i in candidates]),)
     return tuple(
         verdict
         for i in known
@@ -84,6 +85,11 @@ def _walk(
             up,
         )
     )
+
+
+def _unknown(path: str, args: list[str]) -> Rule:
+    """A subcommand no table knows, judged by its verbs and flags (`fooctl app rollback`)."""
+    return guess(path, args) or rules.unknown_verb(path)
 
 
 def verb_candidates(args: list[str], value_options: frozenset[str], wanted: int = 0) -> list[int]:

@@ -44,11 +44,14 @@ class Rule:
     opaque: bool = False
     """The validator cannot see what it will do (an unknown program or subcommand, a script,
     inline code, a prompt, commands read from input): never shown as an action to take."""
+    guessed: bool = False
+    """Judged from its verbs and flags, not from a table (``domain.safety.guess``): shown
+    labelled "not checked", never as a checked command."""
 
 
-def rank(rule: Rule) -> tuple[int, bool]:
-    """How bad a verdict is: by safety, and what cannot be inspected above what can."""
-    return SEVERITY[rule.safety], rule.opaque
+def rank(rule: Rule) -> tuple[int, bool, bool]:
+    """How bad a verdict is: by safety, what cannot be inspected, then what is only guessed."""
+    return SEVERITY[rule.safety], rule.opaque, rule.guessed
 
 
 def opaque(reason: str) -> Rule:

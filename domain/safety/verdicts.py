@@ -1,12 +1,15 @@
 """The validator's answers: for evidence (read-only or withheld) and for a solution's actions.
 
-Evidence is collected with read-only commands only. A solution's commands are what people will
-run themselves, so a command that changes state is shown as an action with what it changes; one
-that is destructive, or that the validator cannot inspect, is withheld and named with the reason.
+Three honest states. Read-only: shown to run. Changes state: shown in code with what it changes,
+for a person to run if they agree. Withheld: destructive, or something the validator cannot
+inspect; never shown, but named (its program and subcommand, never its arguments) with the real
+reason. A command no table knows is judged by its verbs and flags (``domain.safety.guess``) and
+labelled "not checked" whichever state it lands in.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -14,6 +17,10 @@ from domain.safety.rules import CommandSafety
 
 NOTE_START = "(command withheld: "
 UNKNOWN_ACTION = "FaultMaven does not know what this command does"
+UNCHECKED = "not checked: "
+"""Starts the label of a command judged by its verbs and flags only."""
+CHANGES = "changes state: "
+"""Starts the label of a command the tables know changes something."""
 
 
 @dataclass(frozen=True)
@@ -26,11 +33,25 @@ class CommandVerdict:
     needs_privilege: bool
     opaque: bool = False
     """The validator cannot see what it will do (an unknown program, a script, inline code)."""
+    guessed: bool = False
+    """Judged from its verbs and flags only: shown as "not checked" (``domain.safety.guess``)."""
+    segment: str = ""
+    """The simple command that decided (the whole line when it is one command)."""
 
     @property
     def is_safe(self) -> bool:
-        """Only read-only commands may be shown as evidence to collect."""
+        """Read-only by the tables: safe to run unattended (a guessed read is not)."""
+        return self.safety is CommandSafety.READ_ONLY and not self.guessed
+
+    @property
+    def looks_read_only(self) -> bool:
+        """Read-only, checked or judged by its verbs: may be shown as something to run."""
         return self.safety is CommandSafety.READ_ONLY
+
+    @property
+    def name(self) -> str:
+        """The program and its subcommand (`kubectl delete ns`), never its arguments' values."""
+        return command_label(self.segment or self.command)
 
     @property
     def what_it_does(self) -> str:
@@ -68,10 +89,27 @@ class ActionVerdict:
             return UNKNOWN_ACTION
         return self.verdict.what_it_does
 
+    @property
+    def checked(self) -> bool:
+        """Judged by the tables, not guessed from its verbs and flags."""
+        return not self.verdict.guessed
+
+    @property
+    def label(self) -> str | None:
+        """What people read next to a shown command; None for a checked read-only one."""
+        what = self.verdict.what_it_does
+        if self.kind is ActionKind.WITHHELD:
+            return None
+        if not self.checked:
+            return f"{UNCHECKED}{what} — run it if you agree"
+        if self.kind is ActionKind.CHANGES_STATE:
+            return f"{CHANGES}it {what}"
+        return None
+
 
 def action_of(verdict: CommandVerdict) -> ActionVerdict:
-    """Read-only stays a check; a known state change is an action; anything else is withheld."""
-    if verdict.is_safe:
+    """Read-only stays a check; a state change it can see is an action; the rest is withheld."""
+    if verdict.looks_read_only:
         return ActionVerdict(verdict, ActionKind.READ_ONLY)
     if verdict.safety is CommandSafety.MUTATING and not verdict.opaque:
         return ActionVerdict(verdict, ActionKind.CHANGES_STATE)
@@ -79,14 +117,17 @@ def action_of(verdict: CommandVerdict) -> ActionVerdict:
 
 
 def withheld_note(verdict: CommandVerdict) -> str:
-    """What people see instead of an unsafe command (its reason, never the command itself)."""
-    return f"{NOTE_START}it {verdict.what_it_does})"
+    """What people see instead of an unsafe command: its name and the reason, not its arguments.
+
+    "(command withheld: `kubectl delete ns` deletes the namespace and everything in it)".
+    """
+    return f"{NOTE_START}`{verdict.name}` {verdict.what_it_does})"
 
 
 def action_note(action: ActionVerdict) -> str:
-    """What people see instead of a withheld action: "(command withheld: it deletes …)"."""
+    """What people see instead of a withheld action (unknown: "… does not know what `x` does")."""
     if action.reason == UNKNOWN_ACTION:
-        return f"{NOTE_START}{UNKNOWN_ACTION})"
+        return f"{NOTE_START}FaultMaven does not know what `{action.verdict.name}` does)"
     return withheld_note(action.verdict)
 
 
@@ -95,4 +136,28 @@ def withheld_reason(text: str) -> str | None:
     text = text.strip()
     if not (text.startswith(NOTE_START) and text.endswith(")")):
         return None
-    return text[len(NOTE_START) : -1].removeprefix("it ")
+    body = text[len(NOTE_START) : -1]
+    named = _NAMED.match(body)
+    return body[named.end() :] if named else body.removeprefix("it ")
+
+
+def command_label(command: str) -> str:
+    """A command's program and subcommand words, at most three (`argocd app rollback`)."""
+    words = [w for w in command.split() if not _ASSIGNMENT.match(w)]
+    while len(words) > 1 and words[0] in _PREFIXES:
+        words = words[1:]
+    if not words:
+        return command.strip()[:40]
+    name = words[0].strip("`'\"()").rsplit("/", 1)[-1] or words[0]
+    subcommands = []
+    for word in words[1:3]:
+        if not _SUBCOMMAND.match(word):
+            break
+        subcommands.append(word)
+    return " ".join([name[:40], *subcommands])
+
+
+_NAMED = re.compile(r"`[^`]*` ")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9_-]{0,30}$")
+_PREFIXES = frozenset({"sudo", "doas", "env", "nohup", "time", "nice", "command", "exec"})

@@ -102,8 +102,10 @@ def redis_command(words: list[str]) -> Rule:
         return REVEALS_SECRETS
     if name in _REDIS_READS or sub in _REDIS_SUBCOMMANDS.get(name, frozenset()):
         return READS
-    if name in _REDIS_SERVER:
-        return Rule(M, "changes the Redis server")
+    if name in _REDIS_SERVER or (name in _REDIS_SUBCOMMANDS and name != "cluster" and sub):
+        return Rule(M, "changes the Redis server")  # `CONFIG SET`, `CLIENT KILL`, `ACL SETUSER`
+    if name == "cluster" and sub:
+        return REDIS_CLUSTER
     return REDIS_CHANGES if name in _REDIS_WRITES else REDIS_UNKNOWN
 
 
