@@ -14,6 +14,7 @@ from sqlalchemy import (
     bindparam,
     delete,
     exists,
+    func,
     or_,
     select,
     update,
@@ -199,6 +200,15 @@ class SqlInboxRepository:
         )
         async with writing(self._sessions) as session:
             return await affected(session, statement)
+
+    async def backlog(self) -> tuple[int, datetime | None]:
+        """Unfinished items (pending or processing): how many, and when the oldest was recorded."""
+        query = select(func.count(), func.min(InboxRow.created_at)).where(
+            InboxRow.status.in_((PENDING, PROCESSING))
+        )
+        async with self._sessions() as session:
+            count, oldest = (await session.execute(query)).one()
+        return int(count), oldest
 
     async def _set(self, item_id: int, **values: Any) -> None:
         statement = (

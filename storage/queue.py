@@ -96,3 +96,7 @@ class InboxRepository(Protocol):
     async def purge_finished(self, *, before: datetime) -> int:
         """Delete done and failed items last changed before ``before``; return how many."""
         ...
+
+    async def backlog(self) -> tuple[int, datetime | None]:
+        """Unfinished items (pending or processing): how many, and when the oldest was recorded."""
+        ...

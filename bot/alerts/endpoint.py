@@ -16,6 +16,7 @@ from aiohttp import web
 
 from bot.alerts.payload import PayloadError, parse_alertmanager
 from bot.inbox.work import AlertWork
+from bot.observability.metrics import observe_alert
 from bot.services.intake import Intake
 from domain.ports import Clock
 
@@ -38,20 +39,24 @@ class AlertEndpoint:
     async def handle(self, request: web.Request) -> web.Response:
         """Handle one notification."""
         if self._token is None:
-            return _error(503, NOT_CONFIGURED)
+            return _error(503, NOT_CONFIGURED, outcome="disabled")
         if not self._authorized(request.headers.get("Authorization", "")):
+            observe_alert("unauthorized")
             logger.warning("alert refused: bad bearer token", extra={"peer": request.remote})
             return _error(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
         body = await _read_capped(request)
         if body is None:
-            return _error(413, f"the body is larger than {MAX_BODY_BYTES // 1024} KB")
+            return _error(
+                413, f"the body is larger than {MAX_BODY_BYTES // 1024} KB", outcome="too_large"
+            )
         try:
             group = parse_alertmanager(body)
         except PayloadError as error:
             logger.info("alert refused: malformed payload", extra={"reason": str(error)})
-            return _error(400, str(error))
+            return _error(400, str(error), outcome="malformed")
         work = AlertWork(group=group, received_at=self._clock.now())
         await self._intake.alert(work, dedup_key=f"alert:{uuid.uuid4().hex}")
+        observe_alert(f"accepted_{group.status.value}")
         logger.info(
             "alert notification recorded",
             extra={"status": group.status.value, "alerts": len(group.alerts)},
@@ -79,5 +84,9 @@ async def _read_capped(request: web.Request) -> bytes | None:
     return bytes(data)
 
 
-def _error(status: int, reason: str, headers: dict[str, str] | None = None) -> web.Response:
+def _error(
+    status: int, reason: str, headers: dict[str, str] | None = None, *, outcome: str | None = None
+) -> web.Response:
+    if outcome is not None:
+        observe_alert(outcome)
     return web.json_response({"error": reason}, status=status, headers=headers)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from bot.observability.logs import configure_logging
 from bot.settings import Settings, SettingsError, load_settings, prepare_process_environment
 from rag.store.lance_import import defer_rest_client
 
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return EXIT_USAGE
-    logging.basicConfig(level=settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     # Alembic announces each of its plugins at INFO; that says nothing to someone running `fm`.
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     command: Command = args.command

@@ -17,6 +17,8 @@ from typing import Any
 from bot.llm.calls import Completion, Failure, classify, completion_from, elapsed
 from bot.llm.config import GatewayConfig
 from bot.llm.window import Message
+from bot.observability.metrics import observe_model_call
+from bot.observability.tracing import traced_model_call
 from domain.llm import (
     LLMCallOutcome,
     LLMCallRecord,
@@ -121,6 +123,7 @@ class Caller:
         await self.record(model, call, completion, LLMCallOutcome.REFUSED, detail)
         raise LLMRefusedError(cause, model=model, detail=detail)
 
+    @traced_model_call
     async def _once(self, model: str, messages: list[Message], extra: dict[str, Any]) -> Completion:
         litellm = await self._litellm()
         config = self._config
@@ -163,6 +166,7 @@ class Caller:
         )
         if self._clock is not None:
             record = record.model_copy(update={"at": self._clock.now()})
+        observe_model_call(record)
         try:
             await self._recorder.record(record)
         except Exception:  # the record is bookkeeping: losing it must not lose the reply

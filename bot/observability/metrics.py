@@ -24,6 +24,8 @@ from prometheus_client import (
     generate_latest,
 )
 
+from domain.llm import LLMCallRecord
+
 REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
@@ -133,24 +135,11 @@ def observe_turn(outcome: str, seconds: float) -> None:
     TURN_SECONDS.labels(label).observe(seconds)
 
 
-@dataclass(frozen=True)
-class ModelCall:
-    """What one recorded model call says about itself (the gateway's record, in plain values)."""
-
-    model: str
-    template: str
-    outcome: str
-    latency_ms: int
-    prompt_tokens: int | None
-    completion_tokens: int | None
-    cost_usd: float | None
-
-
-def observe_model_call(call: ModelCall) -> None:
-    """One model call: counted, timed, its tokens and cost added."""
-    model, template = bounded(call.model), bounded(call.template)
-    LLM_CALLS.labels(model, template, bounded(call.outcome)).inc()
-    LLM_CALL_SECONDS.labels(model, bounded(call.outcome)).observe(call.latency_ms / 1000)
+def observe_model_call(call: LLMCallRecord) -> None:
+    """One model call, as the gateway records it: counted, timed, its tokens and cost added."""
+    model, template, outcome = bounded(call.model), bounded(call.template), bounded(call.outcome)
+    LLM_CALLS.labels(model, template, outcome).inc()
+    LLM_CALL_SECONDS.labels(model, outcome).observe(call.latency_ms / 1000)
     if call.prompt_tokens:
         LLM_TOKENS.labels(model, template, "prompt").inc(call.prompt_tokens)
     if call.completion_tokens:

@@ -9,9 +9,10 @@ name). Span attributes carry ids, model names and counts, never what people wrot
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import functools
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 SERVICE = "faultmaven-slack"
 Attribute = str | int | float | bool | None
+Call = TypeVar("Call", bound=Callable[..., Awaitable[Any]])
 
 _OFF: AbstractContextManager[None] = contextlib.nullcontext()
 _state: dict[str, Any] = {"tracer": None, "provider": None}
@@ -84,3 +86,35 @@ def annotate(**attributes: Attribute) -> None:
     for key, value in attributes.items():
         if value is not None:
             current.set_attribute(key, value)
+
+
+def traced_model_call(once: Call) -> Call:
+    """A span around one model request ``once(self, model, messages, options)``: the model, the
+    structured-output mode its options ask for, and the tokens of the completion it returns."""
+
+    @functools.wraps(once)
+    async def traced(self: object, model: str, messages: object, options: dict[str, Any]) -> Any:
+        if _state["tracer"] is None:
+            return await once(self, model, messages, options)
+        with span("llm.call", **{"gen_ai.request.model": model, "fm.mode": _mode(options)}):
+            completion = await once(self, model, messages, options)
+            annotate(
+                **{
+                    "gen_ai.usage.input_tokens": getattr(completion, "prompt_tokens", None),
+                    "gen_ai.usage.output_tokens": getattr(completion, "completion_tokens", None),
+                    "gen_ai.response.finish_reasons": getattr(completion, "finish_reason", None),
+                }
+            )
+            return completion
+
+    return cast(Call, traced)
+
+
+def _mode(options: dict[str, Any]) -> str:
+    """How the call asks for structured output: a strict schema, JSON mode, a tool, or none."""
+    if "tools" in options:
+        return "tool_call"
+    answer = options.get("response_format")
+    if isinstance(answer, dict):
+        return str(answer.get("type", "json"))
+    return "prompted"

@@ -1,5 +1,5 @@
-"""The HTTP side: `POST /slack/events` (signed, to Bolt), the alert endpoint, `GET /healthz` and
-`GET /readyz`.
+"""The HTTP side: `POST /slack/events` (signed, to Bolt), the alert endpoint, `GET /healthz`,
+`GET /readyz` and `GET /metrics` (Prometheus).
 
 In Socket Mode Slack needs no HTTP endpoint, but the alert endpoint and the checks are still
 served; the health check reports the websocket truly connected (asked with `await
@@ -17,11 +17,14 @@ from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.alerts.endpoint import ALERTS_PATH
+from bot.observability.metrics import CONTENT_TYPE, BacklogProbe, Stopwatch, observe_ack, render
+from bot.server.acks import request_kind
 from bot.server.readiness import Readiness
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 READY_PATH = "/readyz"
+METRICS_PATH = "/metrics"
 
 DatabaseCheck = Callable[[], Awaitable[bool]]
 Handler = Callable[[web.Request], Awaitable[web.Response]]
@@ -42,9 +45,10 @@ def build_web_app(
     connection: Connection | None = None,
     alerts: Handler | None = None,
     readiness: Readiness | None = None,
+    backlog: BacklogProbe | None = None,
 ) -> web.Application:
-    """Slack's route in HTTP mode (``bolt`` given), the alert endpoint and both checks."""
-    app = web.Application()
+    """Slack's route in HTTP mode (``bolt`` given), the alert endpoint, both checks, /metrics."""
+    app = build_metrics_app(backlog)
     if bolt is not None:
         app.router.add_post(EVENTS_PATH, _events(bolt))
     if alerts is not None:
@@ -54,10 +58,28 @@ def build_web_app(
     return app
 
 
+def build_metrics_app(backlog: BacklogProbe | None = None) -> web.Application:
+    """An app serving `GET /metrics`; with ``backlog``, the inbox is read at each scrape."""
+    app = web.Application()
+    app.router.add_get(METRICS_PATH, _metrics(backlog))
+    return app
+
+
+def _metrics(backlog: BacklogProbe | None) -> Handler:
+    async def metrics(request: web.Request) -> web.Response:
+        body = await render(backlog)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
+
+    return metrics
+
+
 def _events(bolt: AsyncApp) -> Handler:
     async def events(request: web.Request) -> web.Response:
+        watch = Stopwatch()
         # Bolt verifies the signature and the timestamp's age before anything else runs.
-        response = await bolt.async_dispatch(await to_bolt_request(request))
+        incoming = await to_bolt_request(request)
+        response = await bolt.async_dispatch(incoming)
+        observe_ack(request_kind(incoming.body), watch.seconds())
         return await to_aiohttp_response(response)
 
     return events

@@ -14,13 +14,16 @@ from dataclasses import dataclass, replace
 from typing import TextIO
 
 from aiohttp import web
-from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
 from bot.cli.console import ConsoleSession, ConsoleSurface, Timestamps
-from bot.server.http_app import build_web_app
+from bot.observability.metrics import Backlog, BacklogProbe
+from bot.observability.tracing import configure_tracing, shutdown_tracing
+from bot.server.acks import TimedSocketModeHandler
+from bot.server.http_app import build_metrics_app, build_web_app
 from bot.settings import Settings
 from bot.wiring import StartupError
 from bot.wiring.runtime import Options, Runtime, build_runtime
+from domain.base import utc_now
 
 logger = logging.getLogger(__name__)
 
@@ -35,13 +38,17 @@ class Server:
 
     runner: web.AppRunner
     port: int
-    socket: AsyncSocketModeHandler | None = None
+    socket: TimedSocketModeHandler | None = None
+    metrics: web.AppRunner | None = None
+    """The runner of /metrics on FM_METRICS_PORT, when it is set."""
 
     async def close(self) -> None:
         """Stop receiving (first the websocket, then HTTP)."""
         if self.socket is not None:
             await self.socket.close_async()  # type: ignore[no-untyped-call]
         await self.runner.cleanup()
+        if self.metrics is not None:
+            await self.metrics.cleanup()
 
 
 async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = HOST) -> Server:
@@ -53,7 +60,7 @@ async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = H
     socket = None
     if settings.slack_app_token is not None and not http:
         # Built here, inside the running loop, as slack_sdk's aiohttp client requires.
-        socket = AsyncSocketModeHandler(app, app_token=settings.slack_app_token.get_secret_value())
+        socket = TimedSocketModeHandler(app, app_token=settings.slack_app_token.get_secret_value())
         await socket.connect_async()  # type: ignore[no-untyped-call]
     elif settings.slack_signing_secret is None:
         raise StartupError(
@@ -66,19 +73,44 @@ async def start_server(runtime: Runtime, *, http: bool, port: int, host: str = H
         connection=socket.client if socket else None,
         alerts=runtime.alert_endpoint.handle if runtime.alert_endpoint else None,
         readiness=runtime.readiness,
+        backlog=inbox_backlog(runtime),
     )
+    runner, bound = await _listen(web_app, host, port)
+    metrics = None
+    if settings.metrics_port is not None:
+        metrics, _ = await _listen(
+            build_metrics_app(inbox_backlog(runtime)), host, settings.metrics_port
+        )
+    mode = "Socket Mode" if socket else f"HTTP on port {bound}"
+    logger.info("FaultMaven is running", extra={"mode": mode})
+    return Server(runner, bound, socket, metrics)
+
+
+async def _listen(web_app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """Serve ``web_app`` on ``port`` (0: any free port); its runner and the port it got."""
     runner = web.AppRunner(web_app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
     bound = runner.addresses[0][1] if runner.addresses else port
-    mode = "Socket Mode" if socket else f"HTTP on port {bound}"
-    logger.info("FaultMaven is running", extra={"mode": mode})
-    return Server(runner, int(bound), socket)
+    return runner, int(bound)
+
+
+def inbox_backlog(runtime: Runtime) -> BacklogProbe:
+    """Reads the inbox's depth and oldest item's age for /metrics."""
+    inbox = runtime.repositories.inbox
+
+    async def backlog() -> Backlog:
+        depth, oldest = await inbox.backlog()
+        age = 0.0 if oldest is None else (utc_now() - oldest).total_seconds()
+        return Backlog(depth=depth, oldest_age_s=max(0.0, age))
+
+    return backlog
 
 
 async def serve(settings: Settings, *, http: bool, port: int, stop: asyncio.Event) -> None:
     """Run the bot until ``stop`` is set, then shut down gracefully."""
+    configure_tracing(endpoint=settings.otel_endpoint)
     runtime = await build_runtime(settings)
     try:
         await runtime.start()
@@ -90,6 +122,7 @@ async def serve(settings: Settings, *, http: bool, port: int, stop: asyncio.Even
         await server.close()
     finally:
         await runtime.close(grace_s=GRACE_S)
+        shutdown_tracing()
 
 
 def run(settings: Settings, *, http: bool, port: int) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.inbox.work import ThreadMessage, ThreadRef
+from bot.observability.turns import note_turn, observed_turn
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.thread.presenter import ThreadPresenter
@@ -77,15 +78,29 @@ class TurnService:
         ``case`` is the thread's case if the caller has just loaded or created it. While the
         turn runs the thread shows the bot is working; the answer is one new message.
         """
+        with observed_turn(team_id=thread.team_id, turn_id=work_key):
+            await self._take_turn(thread=thread, messages=messages, work_key=work_key, case=case)
+
+    async def _take_turn(
+        self,
+        *,
+        thread: ThreadRef,
+        messages: Sequence[ThreadMessage],
+        work_key: str,
+        case: Case | None,
+    ) -> None:
         case = case or await self._cases.by_thread(thread)
         if case is None:
+            note_turn(outcome="ignored")
             logger.info("message outside any case ignored", extra={"work": work_key})
             return
+        note_turn(case_id=case.case_id)
         history = await self._messages.list_for_case(case.case_id)
         seen = {m.ts for m in history}
         fresh = [m for m in messages if m.ts not in seen]
         if not fresh:
             # Saved and recorded before a restart cut the rest short: show what was made.
+            note_turn(outcome="replayed")
             await self._presenter.show_kept_reply(case, work_key)
             return
         async with self._presenter.working(case, on=fresh[-1].ts):

@@ -21,6 +21,7 @@ from bot.listeners import register_all
 from bot.services import Services
 from bot.services.ports import CaseParticipants, ChatSurface, Responders
 from bot.settings import Settings
+from bot.slack.observed import ObservedWebClient
 from bot.slack.surface import SlackSurface
 from bot.wiring import StartupError
 
@@ -41,7 +42,7 @@ def build_slack_client(settings: Settings, *, pooled: bool = False) -> AsyncWebC
         if pooled
         else None
     )
-    return AsyncWebClient(
+    return ObservedWebClient(
         token=settings.slack_bot_token.get_secret_value(),
         base_url=settings.slack_api_url,
         session=session,

@@ -98,6 +98,12 @@ class MemoryInbox:
         self.purges.append(before)
         return 0
 
+    async def backlog(self) -> tuple[int, datetime | None]:
+        waiting = [
+            i for i in self.items if i.status in (InboxStatus.PENDING, InboxStatus.PROCESSING)
+        ]
+        return len(waiting), min((i.created_at for i in waiting), default=None)
+
     def statuses(self) -> dict[str, InboxStatus]:
         return {i.dedup_key: i.status for i in self.items}
 
