@@ -45,7 +45,8 @@ class LLMSpend(DomainModel):
         if self.cost_usd is None:
             return f"{text}; no price is known for the model."
         if self.unpriced_calls:
-            return f"{text}, not counting {self.unpriced_calls} calls of a model without a price."
+            calls = "1 call" if self.unpriced_calls == 1 else f"{self.unpriced_calls} calls"
+            return f"{text}, not counting {calls} of a model without a price."
         return f"{text}."
 
 

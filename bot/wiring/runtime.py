@@ -30,6 +30,7 @@ from bot.inbox.worker import Arrivals, Worker
 from bot.llm.budget import BudgetGate
 from bot.llm.config import gateway_config
 from bot.llm.gateway import LiteLLMGateway
+from bot.observability.metrics import set_budget_spent_ratio
 from bot.server.model_copy import make_copy_in_background
 from bot.server.readiness import Readiness
 from bot.server.warmup import ModelWarmUp, parts, warm_up
@@ -262,4 +263,6 @@ def budget_gate(settings: Settings, repositories: Repositories, clock: Clock) ->
         case_tokens=settings.llm_case_budget_tokens,
     )
     calls = repositories.llm_calls
-    return BudgetGate(limits, ledger=calls, teams=calls, clock=clock)
+    return BudgetGate(
+        limits, ledger=calls, teams=calls, clock=clock, on_day_ratio=set_budget_spent_ratio
+    )
