@@ -22,6 +22,8 @@ from rag.chunking.templates import TemplateTable
 
 # A line logged this rarely is a setting or a start-up message; a frequent one is a metric.
 MAX_SETTING_OCCURRENCES = 5
+# A key dumped more often than this is not a setting printed at start-up (more dumps than restarts).
+MAX_DUMPS = 20
 # Settings hold amounts (10, 30s, 512Mi, 0.75); an address or an id that differs is no change.
 AMOUNT = re.compile(r"-?\d+(?:\.\d+)?[A-Za-z%]{0,3}")
 _KEY = r"[A-Za-z_][\w.-]*"
@@ -80,15 +82,15 @@ def dumped_settings(
     """Settings on lines of their own whose value differs from the one first dumped."""
     entries = table.has_timestamp.mean() >= 0.5
     groups: dict[tuple[int | None, str], list[_Seen]] = defaultdict(list)
-    small = candidates & (table.counts <= MAX_SETTING_OCCURRENCES)
-    for template in np.flatnonzero(small):
+    rare = candidates & (table.counts <= MAX_DUMPS)
+    for template in np.flatnonzero(rare):
         t = int(template)
         if _setting_key(table.signatures[t]) is None:
             continue
-        for line in where.lines_of(t, MAX_SETTING_OCCURRENCES + 1):
+        for line in where.lines_of(t, MAX_DUMPS + 1):
             seen = _read(lines, table, line, t, entries)
             if seen is not None:
-                groups[(_scope(table, seen), _path(lines, line, seen.entry))].append(seen)
+                groups[(_scope(table, seen), seen.key)].append(seen)
     found = (_changed(sorted(g, key=lambda s: s.line)) for g in groups.values())
     return [change for change in found if change is not None]
 
@@ -108,8 +110,9 @@ def _read(
     if match is None:
         return None
     entry = _entry_of(table, line) if entries else None
-    written = f"{match['key']}{match['sep']}{match['value']}"
-    return _Seen(line, template, entry, match["key"], " ".join(written.split()), match["value"])
+    key = ".".join(reversed([*_parents(lines, line, entry, match)]))
+    written = " ".join(f"{key}{match['sep']}{match['value']}".split())
+    return _Seen(line, template, entry, key, written, match["value"])
 
 
 def _entry_of(table: TemplateTable, line: int) -> int | None:
@@ -124,17 +127,8 @@ def _scope(table: TemplateTable, seen: _Seen) -> int | None:
     return None if seen.entry is None else int(table.line_template[seen.entry])
 
 
-def _path(lines: list[str], line: int, entry: int | None) -> str:
-    """A nested key with its parents (``pool.maxSize``), read from the lines above it."""
-    parts = list(_parents(lines, line, entry))
-    return ".".join(reversed(parts))
-
-
-def _parents(lines: list[str], line: int, entry: int | None) -> Iterator[str]:
-    text = lines[line][len(collector_prefix(lines[line])) :]
-    match = _DUMPED.fullmatch(text)
-    if match is None:
-        return
+def _parents(lines: list[str], line: int, entry: int | None, match: re.Match[str]) -> Iterator[str]:
+    """A nested key, then its parents (``maxSize``, ``pool``), read from the lines above it."""
     yield match["key"]
     indent = len(match["indent"].expandtabs())
     stop = max(line - _MAX_PARENT_LINES, -1 if entry is None else entry - 1)
@@ -143,16 +137,15 @@ def _parents(lines: list[str], line: int, entry: int | None) -> Iterator[str]:
             return
         text = lines[above][len(collector_prefix(lines[above])) :]
         parent = _PARENT.fullmatch(text)
-        depth = len(text) - len(text.lstrip())
         if parent is not None and len(parent["indent"].expandtabs()) < indent:
             indent = len(parent["indent"].expandtabs())
             yield parent["key"]
-        elif text.strip() and depth == 0:
+        elif text.strip() and not text[0].isspace():
             return
 
 
 def _changed(seen: list[_Seen]) -> SettingChange | None:
-    if not 2 <= len(seen) <= MAX_SETTING_OCCURRENCES:
+    if not 2 <= len(seen) <= MAX_DUMPS:
         return None
     first = seen[0]
     for later in seen[1:]:
