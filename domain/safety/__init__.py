@@ -203,7 +203,8 @@ def sanitize_guidance(guidance: AcquisitionGuidance) -> SanitizedGuidance:
 
 def _partition(commands: Iterable[str]) -> tuple[list[CommandVerdict], list[CommandVerdict]]:
     verdicts = [classify_command(_unwrapped(c)) for c in commands if c.strip()]
-    return [v for v in verdicts if v.is_safe], [v for v in verdicts if not v.is_safe]
+    shown = [v for v in verdicts if v.looks_read_only]
+    return shown, [v for v in verdicts if not v.looks_read_only]
 
 
 def _unwrapped(command: str) -> str:
@@ -229,7 +230,7 @@ def _worst(
 
 
 def _withheld_evidence(commands: Iterable[str]) -> _Withheld | None:
-    verdict = _worst(commands, lambda v: v.is_safe)
+    verdict = _worst(commands, lambda v: v.looks_read_only)
     return None if verdict is None else (verdict, withheld_note(verdict))
 
 

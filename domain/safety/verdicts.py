@@ -2,9 +2,9 @@
 
 Three honest states. Read-only: shown to run. Changes state: shown in code with what it changes,
 for a person to run if they agree. Withheld: destructive, or something the validator cannot
-inspect; never shown, but named (its program and subcommand, never its arguments) with the real
-reason. A command no table knows is judged by its verbs and flags (``domain.safety.guess``) and
-labelled "not checked" whichever state it lands in.
+inspect; never shown, but named (the program it runs, never the command line, which could be
+copied) with the real reason. A command no table knows is judged by its verbs and flags
+(``domain.safety.guess``) and labelled "not checked" whichever state it lands in.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ class CommandVerdict:
 
     @property
     def name(self) -> str:
-        """The program and its subcommand (`kubectl delete ns`), never its arguments' values."""
-        return command_label(self.segment or self.command)
+        """The program it runs (`kubectl`): named in notes, where the command line never is."""
+        return program_of(self.segment or self.command)
 
     @property
     def what_it_does(self) -> str:
@@ -117,11 +117,11 @@ def action_of(verdict: CommandVerdict) -> ActionVerdict:
 
 
 def withheld_note(verdict: CommandVerdict) -> str:
-    """What people see instead of an unsafe command: its name and the reason, not its arguments.
+    """What people see instead of an unsafe command: its program and the reason, never the line.
 
-    "(command withheld: `kubectl delete ns` deletes the namespace and everything in it)".
+    "(command withheld: `kubectl` — it deletes the namespace and everything in it)".
     """
-    return f"{NOTE_START}`{verdict.name}` {verdict.what_it_does})"
+    return f"{NOTE_START}`{verdict.name}` — it {verdict.what_it_does})"
 
 
 def action_note(action: ActionVerdict) -> str:
@@ -138,26 +138,19 @@ def withheld_reason(text: str) -> str | None:
         return None
     body = text[len(NOTE_START) : -1]
     named = _NAMED.match(body)
-    return body[named.end() :] if named else body.removeprefix("it ")
+    return (body[named.end() :] if named else body).removeprefix("it ")
 
 
-def command_label(command: str) -> str:
-    """A command's program and subcommand words, at most three (`argocd app rollback`)."""
+def program_of(command: str) -> str:
+    """The program a command line runs (`kubectl`), past assignments and `sudo`-like prefixes."""
     words = [w for w in command.split() if not _ASSIGNMENT.match(w)]
     while len(words) > 1 and words[0] in _PREFIXES:
         words = words[1:]
     if not words:
-        return command.strip()[:40]
-    name = words[0].strip("`'\"()").rsplit("/", 1)[-1] or words[0]
-    subcommands = []
-    for word in words[1:3]:
-        if not _SUBCOMMAND.match(word):
-            break
-        subcommands.append(word)
-    return " ".join([name[:40], *subcommands])
+        return "?"
+    return (words[0].strip("`'\"()").rsplit("/", 1)[-1] or words[0])[:40]
 
 
-_NAMED = re.compile(r"`[^`]*` ")
+_NAMED = re.compile(r"`[^`]*` — ")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
-_SUBCOMMAND = re.compile(r"^[a-z][a-z0-9_-]{0,30}$")
 _PREFIXES = frozenset({"sudo", "doas", "env", "nohup", "time", "nice", "command", "exec"})

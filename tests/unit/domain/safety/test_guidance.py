@@ -160,11 +160,11 @@ def test_prerequisites_ui_locations_and_expected_output_are_scrubbed() -> None:
     )
     result = sanitize_guidance(guidance).guidance
     shown = [*result.prerequisites, *result.ui_locations, result.expected_output or ""]
-    for text in shown:  # a note names the command, never with its arguments
-        assert "sudo systemctl restart kubelet" not in text
-        assert "kubectl delete pod api-0" not in text
+    for text in shown:
+        assert "systemctl restart" not in text
+        assert "kubectl delete" not in text
         assert "rm -rf" not in text
-    assert result.prerequisites[0].startswith("Run (command withheld: `systemctl restart kubelet` ")
+    assert result.prerequisites[0].startswith("Run (command withheld: `systemctl` — it ")
     assert result.prerequisites[1] == "cluster read role"
     assert result.ui_locations[0] == "Grafana > API > Error rate"
     assert (result.expected_output or "").startswith("All Running; if not, (command withheld: ")

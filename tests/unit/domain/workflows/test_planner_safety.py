@@ -57,7 +57,7 @@ async def test_every_text_of_the_findings_and_the_reply_is_checked_where_it_is_t
     assert_nothing_unsafe(outcome.reply.model_dump_json())
     (offered,) = propose(outcome.validation.strategies, case=new_case(), batch_id="rca_1", now=NOW)
     assert_nothing_unsafe(offered.rationale)
-    assert outcome.findings.analysis_summary.startswith("```\n(command withheld: it ")
+    assert outcome.findings.analysis_summary.startswith("```\n(command withheld: `kubectl` — it ")
     assert outcome.findings.evidence_to_confirm == [
         "kubectl logs deploy/payments-api -n payments --previous"
     ]

@@ -49,7 +49,7 @@ async def test_an_alert_analysis_shows_no_unsafe_command() -> None:
     message = rca_message(outcome, signal_severity="high", catalog=True)
 
     assert_nothing_unsafe(message)
-    assert "(command withheld: it " in json.dumps(message.block_dicts())
+    assert "(command withheld: `kubectl` " in json.dumps(message.block_dicts())
     for command in UNSAFE:
         assert command not in analysis_record(outcome, [])
 

@@ -276,5 +276,5 @@ def test_a_contradiction_quotes_no_unsafe_command_from_the_model() -> None:
     for shown in (confirmation.prompt, added.summary, *added.key_findings, link.reasoning):
         assert "rm -rf" not in shown
         assert "kubectl delete" not in shown
-    assert "(command withheld: it deletes files recursively)" in confirmation.prompt
+    assert "(command withheld: `rm` — it deletes files recursively)" in confirmation.prompt
     assert len(ctx.log.safety.removed) == 3  # each withheld once, however often it is quoted

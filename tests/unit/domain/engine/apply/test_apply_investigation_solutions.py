@@ -142,7 +142,7 @@ def test_solutions_keep_their_actions_and_withhold_destructive_commands() -> Non
     assert solution.commands == [
         "kubectl rollout status deployment/api",
         "kubectl delete pod -l app=api",  # a restart: it changes state, people run it
-        "(command withheld: it deletes the namespace and everything in it)",
+        "(command withheld: `kubectl` — it deletes the namespace and everything in it)",
     ]
     assert solution.immediate_action == "kubectl rollout undo deployment/api"
     assert solution.implementation_steps == [

@@ -20,7 +20,7 @@ def test_a_proposed_problem_statement_is_checked() -> None:
 
     (question,) = ctx.log.proposed
     assert case.consulting.proposed_problem_statement == (
-        "Run (command withheld: it deletes the namespace and everything in it) now"
+        "Run (command withheld: `kubectl` — it deletes the namespace and everything in it) now"
     )
     assert "kubectl delete" not in question.prompt
     assert len(ctx.log.safety.removed) == 1

@@ -58,8 +58,8 @@ def test_unsafe_commands_in_text_are_replaced_by_a_note() -> None:
     assert "kubectl logs deploy/api" in cleaned
     assert "Error rate > 50% means it is critical." in cleaned
     assert "1. journalctl -u api --since '1 hour ago'" in cleaned
-    assert cleaned.count("(command withheld: it ") == 3
-    assert "- (command withheld: it rolls a workload back)" in cleaned
+    assert cleaned.count("(command withheld: `") == 3
+    assert "- (command withheld: `kubectl` — it rolls a workload back)" in cleaned
     assert len(log.removed) == 3
 
 
@@ -83,7 +83,7 @@ def test_code_on_one_line_is_checked_whatever_the_number_of_backticks() -> None:
 
     assert "rm -rf" not in cleaned
     assert "kubectl delete" not in cleaned
-    assert cleaned.count("(command withheld: it ") == 2
+    assert cleaned.count("(command withheld: `") == 2
     assert "``` kubectl get pods ```" in cleaned
     assert "`ls`" in cleaned
     assert log.text("` (command withheld: it x) `") == "` (command withheld: it x) `"
@@ -95,7 +95,7 @@ def test_each_withheld_command_is_logged_with_its_verdict(caplog: pytest.LogCapt
     with caplog.at_level(logging.WARNING, logger="domain.engine.apply.scrub"):
         cleaned = log.text("If it hangs, then run sudo systemctl restart nginx.")
 
-    assert cleaned.startswith("If it hangs, then run (command withheld: it ")
+    assert cleaned.startswith("If it hangs, then run (command withheld: `systemctl` — it ")
     (record,) = caplog.records
     assert record.message == "unsafe command withheld"
     assert record.safety == log.removed[0].safety.value  # type: ignore[attr-defined]

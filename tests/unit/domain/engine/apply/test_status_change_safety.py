@@ -32,7 +32,7 @@ def test_a_command_in_the_resolution_summary_is_withheld_from_the_question() -> 
 
     (confirmation,) = ctx.log.proposed
     assert isinstance(confirmation.payload, StatusChangePayload)
-    assert "Fix: (command withheld: it " in confirmation.prompt
+    assert "Fix: (command withheld: `kubectl` — it " in confirmation.prompt
     assert "rollout restart" not in confirmation.prompt
     assert "rollout restart" not in (confirmation.payload.resolution_summary or "")
     assert "rm -rf" not in confirmation.payload.reason
