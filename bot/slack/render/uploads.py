@@ -82,8 +82,8 @@ def finding_line(finding: Finding) -> str:
     first = code(finding.first.label())
     if finding.kind is FindingKind.CHANGED and finding.since is not None:
         return f"🔧 *Changed* {escape(finding.changed or '')} · {code(finding.since.label())}"
-    # The icon says the level; on a phone the thread, logger and syslog prefix only push the
-    # message out of sight (the model is given the whole line).
+    # The icon says the level; on a phone the pod, thread, logger and syslog prefix only push
+    # the message out of sight (the model is given the whole line and those around it).
     gist = escape(shorten(finding.message, GIST_CHARS))
     if finding.kind is FindingKind.SURGE and finding.since is not None:
         rate = f"×{finding.rate_factor:.0f} rate" if finding.rate_factor else "faster"
