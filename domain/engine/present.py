@@ -237,10 +237,8 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
 
 def _notices(log: TurnLog) -> list[str]:
     notices = list(log.notes)
-    if log.safety.removed:
-        count = len(log.safety.removed)
-        notices.append(f"Withheld {count} suggested command(s) that would change the system.")
-    return notices
+    withheld = log.safety.notice()
+    return [*notices, withheld] if withheld else notices
 
 
 def _debug(parts: ReplyParts) -> DebugInfo:

@@ -45,6 +45,7 @@ from domain.safety.verdicts import (
     action_note,
     action_of,
     withheld_note,
+    withheld_notice,
     withheld_reason,
 )
 
@@ -67,6 +68,7 @@ __all__ = [
     "sanitize_guidance",
     "sanitize_text",
     "withheld_note",
+    "withheld_notice",
     "withheld_reason",
 ]
 

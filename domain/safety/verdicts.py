@@ -141,6 +141,25 @@ def withheld_reason(text: str) -> str | None:
     return (body[named.end() :] if named else body).removeprefix("it ")
 
 
+def withheld_notice(verdicts: list[CommandVerdict]) -> str | None:
+    """The thread's notice for what was withheld from it: how many, which, and why each.
+
+    "Withheld 2 suggested commands: `kubectl` — it deletes the namespace and everything in it;
+    `fooctl` — FaultMaven does not know what it does." None when nothing was withheld.
+    """
+    if not verdicts:
+        return None
+    which = dict.fromkeys(f"`{v.name}` — {_why(action_of(v))}" for v in verdicts)
+    count = len(verdicts)
+    return f"Withheld {count} suggested command{'s' if count > 1 else ''}: {'; '.join(which)}."
+
+
+def _why(action: ActionVerdict) -> str:
+    if action.reason == UNKNOWN_ACTION:
+        return "FaultMaven does not know what it does"
+    return f"it {action.verdict.what_it_does}"
+
+
 def program_of(command: str) -> str:
     """The program a command line runs (`kubectl`), past assignments and `sudo`-like prefixes."""
     words = [w for w in command.split() if not _ASSIGNMENT.match(w)]

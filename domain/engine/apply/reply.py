@@ -78,7 +78,8 @@ def apply_consulting(ctx: TurnContext, reply: ConsultingResponse) -> None:
         consulting.problem_confirmation = ProblemConfirmation.model_validate(
             {**updates.problem_confirmation.model_dump(), "created_at": ctx.now}
         )
-    suggestions = ctx.log.safety.texts(updates.quick_suggestions)
+    # Kept on the case but never shown in the thread: nothing withheld here is announced.
+    suggestions = ctx.log.safety.texts(updates.quick_suggestions, shown=False)
     consulting.quick_suggestions = list(
         dict.fromkeys([*consulting.quick_suggestions, *suggestions])
     )

@@ -24,6 +24,7 @@ from domain.safety import (
     sanitize_guidance,
     sanitize_text,
     withheld_note,
+    withheld_notice,
 )
 
 __all__ = ["SafetyLog", "withheld_note"]
@@ -33,9 +34,15 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class SafetyLog:
-    """Applies the validator and remembers every verdict that removed something."""
+    """Applies the validator and remembers every verdict that removed something.
+
+    ``removed`` is everything withheld (debug and audit); ``shown_removed`` only what was withheld
+    from text people see, the one a notice may speak of (a field kept but never rendered, such as
+    a consulting quick suggestion, is checked with ``shown=False``).
+    """
 
     removed: list[CommandVerdict] = field(default_factory=list)
+    shown_removed: list[CommandVerdict] = field(default_factory=list)
 
     def commands(self, commands: Iterable[str]) -> list[str]:
         """Only the read-only commands, in order."""
@@ -55,22 +62,28 @@ class SafetyLog:
         self._log(sanitized.removed)
         return sanitized.guidance
 
-    def text(self, text: str, *, actions: bool = False) -> str:
+    def text(self, text: str, *, actions: bool = False, shown: bool = True) -> str:
         """Text with every command in it (code or prose) that may not be shown replaced by a note.
 
         With ``actions`` (a solution's text) commands that change state are kept.
         """
         sanitized = sanitize_text(text, actions=actions)
-        self._log(sanitized.removed)
+        self._log(sanitized.removed, shown=shown)
         return sanitized.text
 
     def optional_text(self, text: str | None, *, actions: bool = False) -> str | None:
         """Like ``text``, keeping None."""
         return None if text is None else self.text(text, actions=actions)
 
-    def texts(self, texts: Iterable[str], *, actions: bool = False) -> list[str]:
+    def texts(
+        self, texts: Iterable[str], *, actions: bool = False, shown: bool = True
+    ) -> list[str]:
         """``text`` applied to each item."""
-        return [self.text(t, actions=actions) for t in texts]
+        return [self.text(t, actions=actions, shown=shown) for t in texts]
+
+    def notice(self) -> str | None:
+        """What the thread is told was withheld from it, naming each command's program and why."""
+        return withheld_notice(self.shown_removed)
 
     def mark(self) -> int:
         """A place in the log, to ask later what was withheld since (``withheld_since``)."""
@@ -86,10 +99,12 @@ class SafetyLog:
             for verdict in self.removed[mark:]
         ]
 
-    def _log(self, verdicts: Iterable[CommandVerdict]) -> None:
+    def _log(self, verdicts: Iterable[CommandVerdict], *, shown: bool = True) -> None:
         for verdict in verdicts:
             logger.warning(
                 "unsafe command withheld",
                 extra={"safety": verdict.safety.value, "reason": verdict.reason},
             )
             self.removed.append(verdict)
+            if shown:
+                self.shown_removed.append(verdict)

@@ -100,3 +100,41 @@ def test_each_withheld_command_is_logged_with_its_verdict(caplog: pytest.LogCapt
     assert record.message == "unsafe command withheld"
     assert record.safety == log.removed[0].safety.value  # type: ignore[attr-defined]
     assert log.removed[0].command == "sudo systemctl restart nginx"
+
+
+def test_the_notice_names_each_withheld_command_and_its_real_reason() -> None:
+    log = SafetyLog()
+
+    log.commands(["kubectl get secret db -n api -o yaml", "fooctl frobnicate x"])
+
+    assert log.notice() == (
+        "Withheld 2 suggested commands: `kubectl` — it reveals secret values, printing them into"
+        " the channel; `fooctl` — FaultMaven does not know what it does."
+    )
+
+
+def test_read_only_commands_of_once_unknown_tools_are_kept_and_never_announced() -> None:
+    log = SafetyLog()
+
+    kept = log.commands(
+        [
+            "kafka-consumer-groups.sh --bootstrap-server kafka:9092 --describe --group fulfillment",
+            "argocd app history fulfillment-worker",
+            "kcat -L -b kafka:9092",
+            "rabbitmqctl list_queues name messages",
+            "dig +short kafka.internal",
+        ]
+    )
+
+    assert len(kept) == 5
+    assert log.notice() is None
+
+
+def test_text_that_is_never_shown_is_checked_but_not_announced() -> None:
+    log = SafetyLog()
+
+    text = log.text("Try kubectl delete ns prod", shown=False)
+
+    assert "kubectl delete" not in text
+    assert len(log.removed) == 1
+    assert log.notice() is None

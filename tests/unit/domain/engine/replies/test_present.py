@@ -158,6 +158,9 @@ async def test_a_turn_shows_new_requests_and_solutions_and_only_conclusions_that
     assert likely.hypothesis_id in case.hypotheses
     assert reply.working_conclusion is not None  # new this turn
     assert "kubectl delete" not in reply.text
-    assert reply.notices == ["Withheld 1 suggested command(s) that would change the system."]
+    assert reply.notices == [
+        "Withheld 1 suggested command: `kubectl` — it deletes pods; a controller re-creates its"
+        " own, a bare pod is gone."
+    ]
     assert reply.debug.removed_commands[0].command == "kubectl delete pod api-0"
     assert reply.summary.cause is not None
