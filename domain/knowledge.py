@@ -27,7 +27,7 @@ _COLLECTOR = re.compile(
 )
 _PREAMBLE = re.compile(
     r"^[-\s]*(?:\d+\s+)?"  # a dash or a thread id
-    r"(?:\S+\s+[\w./-]+\[\d+\]:\s+)?"  # syslog: host and program[pid]
+    r"(?:\S+\s+[\w./()-]+\[\d+\]:\s+)?"  # syslog: host and program[pid], sshd(pam_unix)[pid]
     r"(?:" + _LEVELS + r"\s+)?"
     r"(?:\d+\s+---\s+\[[^\]]*\]\s+[\w.$]+\s*:\s+)?"  # Spring Boot: pid --- [thread] logger :
     r"(?:(?:\[[^\]]*\]\s*)+(?=(?:[\w$]+\.)+[\w$]+(?::|\s+-)\s|-\s))?"  # [thread] before a logger

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from domain.knowledge import Finding, FindingKind
+import pytest
+
+from domain.knowledge import Finding, FindingKind, log_message
 from rag.chunking.decoding import split_lines
 from rag.chunking.findings import MAX_CONTEXT_CHARS, MAX_CONTEXT_LINES, log_findings
 from rag.chunking.templates import build_templates
@@ -171,3 +173,26 @@ def test_loki_labels_are_set_apart_and_a_message_from_two_pods_is_one_finding() 
         errors[0],
         errors[-1],
     )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"{POD} ERROR [order-consumer-0] c.a.fulfillment.OrderConsumer - {COMMIT_FAILED}",
+        f"{POD} 2026-11-24T10:06:21.999Z ERROR [order-consumer-0] c.a.f.OrderConsumer - "
+        f"{COMMIT_FAILED}",
+        f'{{app="fulfillment-worker", pod="fulfillment-worker-7d9f8b-x2k4p"}} '
+        f"ERROR {COMMIT_FAILED}",
+        f"ip-10-0-3-17 fulfillment-worker[2231]: ERROR {COMMIT_FAILED}",
+        f"combo sshd(pam_unix)[19939]: {COMMIT_FAILED}",
+        f"WARN [main] o.a.k.c.c.internals.ConsumerCoordinator - [Consumer clientId=consumer-1, "
+        f"groupId=fulfillment-worker] {COMMIT_FAILED}",
+    ],
+    ids=["kubectl", "kubectl-timestamp", "loki", "syslog", "syslog-pam", "kafka-client"],
+)
+def test_where_a_line_was_collected_and_who_logged_it_are_not_its_message(line: str) -> None:
+    assert log_message(line) == COMMIT_FAILED
+
+
+def test_a_line_that_is_only_a_pod_prefix_is_its_own_message() -> None:
+    assert log_message(f"{POD} ") == f"{POD} "
