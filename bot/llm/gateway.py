@@ -200,6 +200,10 @@ class LiteLLMGateway:
         call = Call(template, template_hash, case_id)
         return await self._with_fallbacks(tier, lambda model: self._text(model, messages, call))
 
+    def limit_by(self, gate: BudgetGate) -> None:
+        """Check ``gate`` before every call of a case (a gateway built before the budgets)."""
+        self._gate = gate
+
     async def _allowed(self, case_id: str | None) -> None:
         """Raise ``LLMBudgetExceededError`` when a budget stops the call (no model configured
         raises as before, from `_models`)."""

@@ -31,6 +31,7 @@ from bot.llm.budget import BudgetGate
 from bot.llm.config import gateway_config
 from bot.llm.gateway import LiteLLMGateway
 from bot.observability.metrics import set_budget_spent_ratio
+from bot.observability.tracing import traced_searches
 from bot.server.model_copy import make_copy_in_background
 from bot.server.readiness import Readiness
 from bot.server.warmup import ModelWarmUp, parts, warm_up
@@ -167,9 +168,11 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
     repositories = build_repositories(make_session_factory(database))
     budget = budget_gate(settings, repositories, clock)
     llm = options.llm or build_llm(settings, clock, repositories.llm_calls, budget)
+    if options.llm is not None and isinstance(llm, LiteLLMGateway):
+        llm.limit_by(budget)  # a gateway given (tests, the console) keeps the budgets too
     gate = ModelGate()
     knowledge, stats = await _knowledge(settings, options, repositories, gate)
-    engine = TurnEngine(llm=llm, knowledge=knowledge, clock=clock)
+    engine = TurnEngine(llm=llm, knowledge=traced_searches(knowledge), clock=clock)
     client = None if options.surface else build_slack_client(settings, pooled=True)
     surface = options.surface or slack_surface(settings, client)
     responders = options.responders or responders_for(
