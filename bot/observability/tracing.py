@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 SERVICE = "faultmaven-slack"
 Attribute = str | int | float | bool | None
 Call = TypeVar("Call", bound=Callable[..., Awaitable[Any]])
+Port = TypeVar("Port")
+SEARCH_PREFIX = "search_"
 
 _OFF: AbstractContextManager[None] = contextlib.nullcontext()
 _state: dict[str, Any] = {"tracer": None, "provider": None}
@@ -118,3 +120,31 @@ def _mode(options: dict[str, Any]) -> str:
     if isinstance(answer, dict):
         return str(answer.get("type", "json"))
     return "prompted"
+
+
+def traced_searches(port: Port) -> Port:
+    """``port`` with a "retrieval" span around each ``search_*`` call (itself, tracing off)."""
+    if _state["tracer"] is None:
+        return port
+    return cast(Port, _SearchSpans(port))
+
+
+class _SearchSpans:
+    """Delegates everything to the port it wraps; its searches run in spans."""
+
+    def __init__(self, port: object) -> None:
+        self._port = port
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._port, name)
+        if not name.startswith(SEARCH_PREFIX):
+            return found
+
+        async def searched(*args: Any, **kwargs: Any) -> Any:
+            with span("retrieval", **{"fm.retrieval.source": name.removeprefix(SEARCH_PREFIX)}):
+                result = await found(*args, **kwargs)
+                hits = getattr(result, "excerpts", None)
+                annotate(**{"fm.retrieval.hits": len(hits) if hits is not None else None})
+                return result
+
+        return searched

@@ -34,22 +34,22 @@ def observed_turn(*, team_id: str, turn_id: str) -> Iterator[None]:
     turn = _Turn()
     token = _current.set(turn)
     watch = Stopwatch()
-    try:
-        with (
-            log_context(team_id=team_id, turn_id=turn_id),
-            span("fm.turn", **{"fm.team_id": team_id, "fm.turn_id": turn_id}),
-        ):
+    with (
+        log_context(team_id=team_id, turn_id=turn_id),
+        span("fm.turn", **{"fm.team_id": team_id, "fm.turn_id": turn_id}),
+    ):
+        try:
             yield
-    except asyncio.CancelledError:
-        turn.outcome = INTERRUPTED
-        raise
-    except Exception:
-        turn.outcome = FAILED
-        raise
-    finally:
-        _current.reset(token)
-        annotate(**{"fm.outcome": turn.outcome})
-        observe_turn(turn.outcome, watch.seconds())
+        except asyncio.CancelledError:
+            turn.outcome = INTERRUPTED
+            raise
+        except Exception:
+            turn.outcome = FAILED
+            raise
+        finally:
+            _current.reset(token)
+            annotate(**{"fm.outcome": turn.outcome})
+            observe_turn(turn.outcome, watch.seconds())
 
 
 def note_turn(*, case_id: str | None = None, outcome: str | None = None) -> None:
