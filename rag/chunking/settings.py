@@ -27,9 +27,11 @@ MAX_DUMPS = 20
 # Settings hold amounts (10, 30s, 512Mi, 0.75); an address or an id that differs is no change.
 AMOUNT = re.compile(r"-?\d+(?:\.\d+)?[A-Za-z%]{0,3}")
 _KEY = r"[A-Za-z_][\w.-]*"
+# A value is a word or two (``500``, ``class org.apache.…StringDeserializer``), quoted, or a list:
+# ``Detail: Key (id)=(5) already exists.`` is a sentence, not a setting.
 _DUMPED = re.compile(
     r"(?P<indent>\s*)(?P<q>\"?)(?P<key>" + _KEY + r")(?P=q)(?P<sep>\s*[=:]\s*)"
-    r"(?P<value>[^\s{\[](?:.*[^\s,])?|\[.*\]|\{.*\}),?\s*"
+    r"(?P<value>\"[^\"]*\"|\[.*\]|\{.*\}|[^\s{\[\"]\S*?(?:[ \t]+\S*[^\s,])?),?\s*"
 )
 # A key with nothing after it opens a nested block (YAML ``pool:``, JSON ``"pool": {``).
 _PARENT = re.compile(r"(?P<indent>\s*)\"?(?P<key>" + _KEY + r")\"?\s*[=:]\s*[{\[]?\s*")

@@ -140,19 +140,20 @@ def test_a_consumer_and_a_producer_dump_with_the_same_keys_are_not_compared() ->
 
 
 def test_stack_traces_and_values_that_differ_on_every_start_are_no_changes() -> None:
-    def start(second: int, generation: int, cause: str) -> list[str]:
+    def start(second: int, generation: int, cause: str, column: str) -> list[str]:
         return [
             f"{stamp(second)} INFO [main] {APP} - Kafka startTimeMs: {1795500000000 + second}",
             f"{stamp(second)} INFO [main] {APP} - generationId={generation} pid={4000 + second}",
             f"{stamp(second)} WARN [main] {APP} - warm-up failed",
             f"java.lang.IllegalStateException: {cause}",
             "\tat c.a.billing.Warmup.run(Warmup.java:42)",
+            f"Detail: Key ({column})=(5) already exists.",
         ]
 
     lines = [
-        *start(0, 41, "pool exhausted"),
+        *start(0, 41, "pool exhausted", "id"),
         *traffic(1, 50),
-        *start(60, 42, "connection closed"),
+        *start(60, 42, "connection closed", "invoice_no"),
         *traffic(61, 30),
     ]
 
