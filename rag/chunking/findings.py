@@ -15,13 +15,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from domain.knowledge import (
-    Citation,
-    Finding,
-    FindingKind,
-    KnowledgeBaseKind,
-    log_message,
-)
+from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind, log_message
 from rag.chunking.changes import Change, rank_changes, surges, value_change
 from rag.chunking.occurrences import Occurrences, occurrences
 from rag.chunking.settings import MAX_SETTING_OCCURRENCES, dumped_settings
@@ -101,8 +95,9 @@ class LogView:
         end = min(line + 1 + CONTEXT_AFTER, limit)
         if self.has_entries:
             # The rest of its entry: a stack trace's frames say where the error came from.
-            rest = np.flatnonzero(self.table.has_timestamp[line + 1 : limit])
-            end = max(end, line + 1 + int(rest[0]) if len(rest) else limit)
+            following = np.flatnonzero(self.table.has_timestamp[line + 1 : limit])
+            entry_end = line + 1 + int(following[0]) if len(following) else limit
+            end = max(end, entry_end)
         return start + 1, [_cut(text, MAX_CONTEXT_CHARS) for text in self.lines[start:end]]
 
 
