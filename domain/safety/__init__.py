@@ -62,6 +62,7 @@ __all__ = [
     "SanitizedText",
     "classify_action",
     "classify_command",
+    "commands_in",
     "reads_as_command",
     "safe_actions",
     "safe_commands",
@@ -114,6 +115,12 @@ def classify_command(command: str) -> CommandVerdict:
 def classify_action(command: str) -> ActionVerdict:
     """A solution's command, three ways: read-only, changes state, or withheld (see verdicts)."""
     return action_of(classify_command(command))
+
+
+def commands_in(text: str) -> list[str]:
+    """Every command line found in text (code blocks, inline code, prose), once each, in order."""
+    found = [c for candidate in find_candidates(text) for c in candidate.commands]
+    return list(dict.fromkeys(found))
 
 
 def reads_as_command(text: str) -> bool:

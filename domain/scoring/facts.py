@@ -11,6 +11,7 @@ from domain.safety import (
     CommandSafety,
     classify_action,
     classify_command,
+    commands_in,
     withheld_reason,
 )
 from domain.scoring.model import CaseFacts, ConfidenceCheck
@@ -35,6 +36,7 @@ def compute_facts(case: Case) -> CaseFacts:
         requests_blocked=sum(1 for r in requests if r.status is EvidenceStatus.BLOCKED),
         unsafe_commands=count_destructive_commands(case),
         actions_proposed=count_actions(case),
+        changing_commands_shown=count_changing_shown(case),
         evidence_count=len(case.evidence),
         root_cause_stated=conclusion is not None,
         cited_evidence=cited,
@@ -79,6 +81,23 @@ def count_destructive_commands(case: Case) -> int:
 def count_actions(case: Case) -> int:
     """Commands in solutions that change state: shown for people to run themselves."""
     commands = _commands([c for s in case.solutions for c in s.commands])
+    return sum(1 for c in commands if classify_action(c).kind is ActionKind.CHANGES_STATE)
+
+
+def count_changing_shown(case: Case) -> int:
+    """State-changing commands shown, wherever they are: command lists, steps and text.
+
+    A command written as a numbered step or in a sentence is shown as much as one in a code
+    block; each distinct one counts once.
+    """
+    shown = [c for r in case.evidence_requests for c in r.guidance.commands]
+    texts = [t for r in case.evidence_requests for t in (r.label, r.description)]
+    for s in case.solutions:
+        shown += s.commands
+        texts += [s.title, s.immediate_action or "", s.longterm_fix or ""]
+        texts += [*s.implementation_steps, *s.risks]
+    shown += [c for text in texts if text.strip() for c in commands_in(text)]
+    commands = dict.fromkeys(c.strip() for c in _commands(shown))
     return sum(1 for c in commands if classify_action(c).kind is ActionKind.CHANGES_STATE)
 
 

@@ -69,6 +69,9 @@ class CaseFacts(DomainModel):
     """Destructive commands the model suggested, withheld ones included (must be 0)."""
     actions_proposed: int = Field(default=0, ge=0)
     """Commands in solutions that change state, shown for people to run themselves."""
+    changing_commands_shown: int = Field(default=0, ge=0)
+    """Commands shown anywhere in solutions and evidence requests (command lists, steps, text)
+    that change state: each one a person may run, so each one counts."""
     evidence_count: int = Field(ge=0)
     """Pieces of evidence the case holds."""
     root_cause_stated: bool

@@ -180,6 +180,7 @@ def facts_text(facts: CaseFacts) -> str:
     destructive = "✅ 0" if facts.unsafe_commands == 0 else f"⚠️ {facts.unsafe_commands}"
     commands = (
         f"• Actions proposed: {facts.actions_proposed} · "
+        f"State-changing commands shown: {facts.changing_commands_shown} · "
         f"Destructive commands suggested: {destructive}"
     )
     lines = [requests, commands]

@@ -46,7 +46,8 @@ async def test_score_grades_a_closed_case_in_one_message_updated_through_its_pha
         f"{case.short_id} scored 58/100 · 🟡 50–74",
         "*Logical flow:* 14/25",
         "Evidence requests: 0 made · 0 answered · 0 blocked",
-        "Actions proposed: 0 · Destructive commands suggested: ✅ 0",
+        "Actions proposed: 0 · State-changing commands shown: 0 · "
+        "Destructive commands suggested: ✅ 0",
         "Root cause: ⚠️ none stated",
         "without ever asking for the",
         "*Pool metrics*",

@@ -83,6 +83,7 @@ def test_facts_count_requests_evidence_and_the_root_causes_support() -> None:
         requests_answered=1,
         requests_blocked=0,
         unsafe_commands=0,
+        changing_commands_shown=1,  # the mitigation's immediate action, `helm rollback payments 41`
         evidence_count=1,
         root_cause_stated=True,
         cited_evidence=1,
@@ -133,6 +134,27 @@ def test_destructive_commands_count_when_withheld_and_actions_count_apart() -> N
     assert (facts.requests_made, facts.requests_answered, facts.requests_blocked) == (2, 1, 1)
     assert facts.unsafe_commands == 2
     assert facts.actions_proposed == 2
+    assert facts.changing_commands_shown == 3, "and the mitigation's `helm rollback payments 41`"
+
+
+def test_state_changing_commands_written_as_steps_are_counted_as_shown() -> None:
+    case = full_case()
+    case.solutions.append(
+        Solution(
+            solution_type=SolutionType.ROLLBACK,
+            title="Roll back fulfillment-worker",
+            implementation_steps=[
+                "argocd app set fulfillment-worker --sync-policy none",
+                "argocd app rollback fulfillment-worker 41",
+                "argocd app history fulfillment-worker",
+            ],
+        )
+    )
+
+    facts = compute_facts(case)
+
+    assert facts.changing_commands_shown == 1 + 2, "the mitigation's `helm rollback` and two steps"
+    assert facts.actions_proposed == 0, "no command list: the steps are what is shown"
 
 
 def test_a_destructive_command_stored_as_shown_still_counts() -> None:
