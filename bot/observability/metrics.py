@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -23,6 +22,7 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
 from domain.llm import LLMCallRecord
 
@@ -30,7 +30,8 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
 
-CONTENT_TYPE = CONTENT_TYPE_LATEST
+# The text format every Prometheus since 2.0 reads (the library's newest is 1.0.0).
+CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 OTHER = "other"
 _LABEL = re.compile(r"[A-Za-z0-9_.:/@+-]{1,80}")
 _ACK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
