@@ -84,6 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     doctor.set_defaults(read_only=True)
 
+    mcp = _add(commands, "mcp", "the team's MCP servers").add_subparsers(
+        required=True, metavar="ACTION"
+    )
+    tools = _add(
+        mcp, "tools", "start the MCP servers and print the tools the model sees", _mcp_tools
+    )
+    tools.add_argument("--json", action="store_true", help="print the catalogue as JSON")
+    tools.set_defaults(read_only=True)
+
     catalog = _add(commands, "catalog", "workflow catalog").add_subparsers(
         required=True, metavar="ACTION"
     )
@@ -175,6 +184,12 @@ def _db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     print("Database schema is up to date.")
     return 0
+
+
+def _mcp_tools(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.cli.mcp import mcp_tools
+
+    return mcp_tools(settings, as_json=bool(args.json))
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:

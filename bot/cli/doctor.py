@@ -228,6 +228,9 @@ def collect_checks(
         ),
         check_model_copy(settings.embedding_model, settings.embedding_export_dir),
     ]
+    from bot.cli.doctor_mcp import check_mcp  # starts the MCP servers only when configured
+
+    checks.extend(check_mcp(settings, probes.mcp_servers))
     if deep:
         from bot.cli.doctor_models import check_models  # imports the gateway: only when asked
 

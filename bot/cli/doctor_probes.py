@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from bot.cli.doctor_models import ProbeModels
+    from bot.cli.mcp import InspectServers
 
 
 class Migrations(Protocol):
@@ -95,3 +96,5 @@ class Probes:
     embedding_dimension: Callable[[Path], int] = embedding_dimension
     llm_models: ProbeModels | None = None
     """How `--deep` asks each model (None: the real gateway, one tiny call each)."""
+    mcp_servers: InspectServers | None = None
+    """How the MCP servers are started and listed (None: for real, from FM_MCP_CONFIG)."""

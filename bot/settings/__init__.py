@@ -7,7 +7,7 @@ the environment.
 """
 
 from bot.settings.environment import OFFLINE_DEFAULTS, mask_url, prepare_process_environment
-from bot.settings.loading import known_variables, load_settings
+from bot.settings.loading import known_variables, load_settings, variables
 from bot.settings.model import Settings, SettingsError
 from bot.settings.rules import LogLevel, s3_bucket
 
@@ -21,4 +21,5 @@ __all__ = [
     "mask_url",
     "prepare_process_environment",
     "s3_bucket",
+    "variables",
 ]

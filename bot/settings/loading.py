@@ -37,6 +37,13 @@ def load_settings(env: Mapping[str, str] | None = None, env_file: str | None = "
     return settings
 
 
+def variables(
+    env: Mapping[str, str] | None = None, env_file: str | None = ".env"
+) -> dict[str, str]:
+    """The environment over `.env`, for `${VAR}` in files the operator wrote (MCP servers)."""
+    return _merge_sources(os.environ if env is None else env, env_file)
+
+
 def _combination_problems(settings: Settings) -> list[str]:
     """Settings that are valid alone but need another one set too."""
     problems = []

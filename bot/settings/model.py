@@ -266,6 +266,13 @@ class Settings(BaseSettings):
         "a token",
         "bearer token sent with each webhook request; empty = none",
     )
+    mcp_config: Path | None = _setting(
+        "FM_MCP_CONFIG",
+        None,
+        "a JSON file of MCP servers in the mcpServers format",
+        "the team's own tools the bot may read evidence from (Prometheus, Grafana, Kubernetes);"
+        " empty = none",
+    )
     max_upload_mb: int = _setting(
         "FM_MAX_UPLOAD_MB",
         25,
@@ -404,6 +411,11 @@ class Settings(BaseSettings):
     @field_validator("workflow_catalog_dir")
     @classmethod
     def _absolute_catalog(cls, value: Path | None) -> Path | None:
+        return value.expanduser().absolute() if value is not None else None
+
+    @field_validator("mcp_config")
+    @classmethod
+    def _absolute_mcp_config(cls, value: Path | None) -> Path | None:
         return value.expanduser().absolute() if value is not None else None
 
     @field_validator("log_level", mode="before")
