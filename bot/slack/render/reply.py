@@ -17,6 +17,7 @@ from bot.slack.render.message import (
     message,
     sections,
 )
+from bot.slack.render.runnable import commands_text, unchecked
 from bot.slack.render.text import code, code_block, escape, humanize, percent, shorten
 from domain.engine.view import (
     EscalationView,
@@ -88,8 +89,14 @@ def request_card(card: RequestCard, *, case_id: str) -> list[Block]:
     if card.prerequisites:
         lines.append(f"*First:* {escape('; '.join(card.prerequisites))}")
     blocks: list[Block] = [divider(), *sections("\n".join(lines))]
-    if card.commands:
-        blocks += sections(f"*Run (read-only):*\n{code_block(card.commands)}")
+    guessed = unchecked(card.commands)
+    checked = [c for c in card.commands if c not in guessed]
+    if checked:
+        blocks += sections(f"*Run (read-only):*\n{code_block(checked)}")
+    if guessed:
+        blocks += sections(
+            f"*Not checked, looks read-only — run it if you agree:*\n{code_block(guessed)}"
+        )
     where = _where_to_look(card)
     if where:
         blocks += sections(where)
@@ -164,7 +171,7 @@ def solution_text(solution: SolutionView) -> str:
         steps = (f"{n}. {escape(s)}" for n, s in enumerate(solution.implementation_steps, 1))
         lines.append("\n".join(steps))
     if solution.commands:
-        lines.append(code_block(solution.commands))
+        lines.append(commands_text(solution.commands))
     if solution.risks:
         lines.append("*Risks:* " + escape("; ".join(solution.risks)))
     return "\n".join(lines)
