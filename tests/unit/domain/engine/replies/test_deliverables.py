@@ -314,3 +314,27 @@ def test_the_report_summary_says_how_the_case_ended_and_how_long_it_took() -> No
     assert "- Ended: 2026-11-21T04:35+00:00 (after 1 h 35 min)\n" in summary
     assert "- Status: closed (consulting only)\n" in fallback_report(abandoned)
     assert "Ended:" not in fallback_report(new_case())
+
+
+async def test_a_runbook_with_placeholders_keeps_its_diagnosis_commands() -> None:
+    rig = Rig()
+    resolved = await resolve(rig, rich_case())
+    offer = resolved.reply.confirmations[0]
+    diagnosis = "kubectl logs -n <ns> -l app=<app> --since=30m | grep -i error"
+    runbook_text = (
+        "# Runbook: consumer lag\n## Diagnosis\n"
+        f"1. Look for errors: `{diagnosis}`\n"
+        "2. kubectl get pods -n <ns> -l app=<app> -o wide\n"
+        "```bash\nkafka-consumer-groups.sh --bootstrap-server <broker>:9092 --describe"
+        " --group <group>\n```\n"
+    )
+    rig.llm.then("# Case report\nNothing to add.", runbook_text)
+
+    result = await rig.engine.answer_confirmation(
+        case=resolved.case, confirmation_id=offer.confirmation_id, by=OPENER, decision=Decision.YES
+    )
+
+    runbook = result.reply.documents[1]
+    assert runbook.markdown == runbook_text
+    assert result.reply.debug.unsafe_commands_removed == 0
+    assert not [n for n in result.reply.notices if n.startswith("Withheld")]
