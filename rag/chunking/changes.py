@@ -68,8 +68,10 @@ def value_change(
     """A setting logged a few times whose value differs from the first time it was logged."""
     named = dict.fromkeys(match["key"] for match in SETTING.finditer(signature))
     keys = [key for key in named if not is_counter(key)]
+    if not keys:
+        return None
     seen = where.lines_of(template, MAX_SETTING_OCCURRENCES + 1)
-    if not keys or not 2 <= len(seen) <= MAX_SETTING_OCCURRENCES:
+    if not 2 <= len(seen) <= MAX_SETTING_OCCURRENCES:
         return None
     before = _values(parser.without_timestamp(lines[seen[0]]), keys)
     for line in seen[1:]:

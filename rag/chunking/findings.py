@@ -228,18 +228,27 @@ def _changes(
     if view.has_entries:
         eligible &= table.has_timestamp[where.first_line]
     for template in np.flatnonzero(eligible):
-        t = int(template)
-        first = int(where.first_line[t])
-        if first >= view.baseline:
-            found.append(Change(t, FindingKind.NEW, first, int(table.counts[t])))
-        elif t in jumps:
-            line = where.first_in(t, jumps[t][0])
-            found.append(Change(t, FindingKind.SURGE, line, int(table.counts[t]), jumps[t][1]))
-        elif 2 <= table.counts[t] <= MAX_SETTING_OCCURRENCES:
-            changed = value_change(view.lines, where, t, table.signatures[t], view.parser)
-            if changed is not None:
-                found.append(changed)
+        change = _change_of(view, int(template), jumps)
+        if change is not None:
+            found.append(change)
     return found
+
+
+def _change_of(view: LogView, t: int, jumps: dict[int, tuple[int, float]]) -> Change | None:
+    """What changed about one message: a setting's value, else its being new, else its rate."""
+    table, where = view.table, view.where
+    # A setting logged again with another value says more than that its line is new.
+    if 2 <= table.counts[t] <= MAX_SETTING_OCCURRENCES:
+        changed = value_change(view.lines, where, t, table.signatures[t], view.parser)
+        if changed is not None:
+            return changed
+    first = int(where.first_line[t])
+    if first >= view.baseline:
+        return Change(t, FindingKind.NEW, first, int(table.counts[t]))
+    if t in jumps:
+        line = where.first_in(t, jumps[t][0])
+        return Change(t, FindingKind.SURGE, line, int(table.counts[t]), jumps[t][1])
+    return None
 
 
 def _change(view: LogView, change: Change) -> Finding:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -142,6 +143,35 @@ def test_a_syslog_hosts_and_programs_prefix_is_set_apart_from_the_message() -> N
     assert commit.message.startswith(COMMIT_FAILED)
     assert commit.example.startswith("ip-10-0-3-17 fulfillment-worker[2231]: ERROR")
     assert commit.new
+
+
+def through_syslog(lines: list[str]) -> list[str]:
+    """The Kafka export as syslog would have it: every line with its time, host and program."""
+    written = []
+    at = "Nov 24 09:58:03"
+    for line in lines:
+        said = line.removeprefix(f"{POD} ")
+        stamped = re.match(r"2026-11-24T(\d\d:\d\d:\d\d)\.\d+Z (.*)", said)
+        if stamped:
+            at, said = f"Nov 24 {stamped[1]}", stamped[2]
+        written.append(f"{at} ip-10-0-3-17 fulfillment-worker[2231]: {said}")
+    return written
+
+
+def test_a_config_dumped_through_syslog_line_by_line_is_still_a_change() -> None:
+    lines, _ = kafka()
+    syslog = through_syslog(lines)
+
+    changed = [f for f in findings_of(syslog, "messages") if f.kind is FindingKind.CHANGED]
+
+    assert [(f.changed, f.first.line_start) for f in changed] == [
+        (
+            "max.poll.records = 500 → max.poll.records = 5000",
+            line_of(lines, "max.poll.records = 500"),
+        )
+    ]
+    assert changed[0].since is not None
+    assert changed[0].since.line_start == line_of(lines, "max.poll.records = 5000")
 
 
 def logcli_lines() -> list[str]:
