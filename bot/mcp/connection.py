@@ -79,6 +79,8 @@ class Connection:
         except Exception as exc:
             sentence = self._why_down(exc)
             await self.close()
+            if ready.done() and not ready.cancelled():
+                ready.exception()  # seen: asyncio would otherwise log it as never retrieved
             raise ServerDownError(sentence) from None
         self._session = session
         return tools

@@ -9,7 +9,7 @@ import sys
 import time
 
 from bot.mcp import McpHub
-from domain.tools import ToolOutcome
+from domain.tools import ToolOutcome, parse_config
 from tests.paths import REPO_ROOT
 from tests.unit.bot.mcp.conftest import fake_server, hub_of
 
@@ -151,3 +151,26 @@ async def wait_for_port(port: int, timeout_s: float = 30.0) -> None:
         await writer.wait_closed()
         return
     raise AssertionError(f"nothing listens on {port}")
+
+
+async def test_a_server_that_never_answers_is_given_up_on_after_the_start_timeout() -> None:
+    silent = {
+        "command": sys.executable,
+        "args": ["-c", "import time; time.sleep(60)"],
+        "includeTools": ["q"],
+    }
+    config = parse_config({"mcpServers": {"silent": silent}}, {})
+    hub = McpHub(config, start_timeout_s=1.0)
+    started = time.monotonic()
+    await hub.start()
+
+    [status] = hub.status()
+    result = await hub.call(server="silent", tool="q", arguments={})
+
+    assert status.detail == "server 'silent' did not answer within 1 s of starting"
+    assert (
+        result.sentence
+        == "silent q was not run: server 'silent' did not answer within 1 s of starting."
+    )
+    assert time.monotonic() - started < 15
+    await hub.aclose()
