@@ -22,7 +22,7 @@ from rag.chunking.templates import TemplateTable
 
 # A line logged this rarely is a setting or a start-up message; a frequent one is a metric.
 MAX_SETTING_OCCURRENCES = 5
-# A key dumped more often than this is not a setting printed at start-up (more dumps than restarts).
+# A key dumped more often than this is a running report, not a start-up's settings.
 MAX_DUMPS = 20
 # Settings hold amounts (10, 30s, 512Mi, 0.75); an address or an id that differs is no change.
 AMOUNT = re.compile(r"-?\d+(?:\.\d+)?[A-Za-z%]{0,3}")
@@ -43,8 +43,9 @@ _COUNTER_WORDS = frozenset(
 )
 _UNITS = frozenset({"ms", "millis", "ns", "us", "s", "sec", "secs"})
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-# How far up a nested key's parents are looked for.
+# How far up a nested key's parents, and a dumped line's entry, are looked for.
 _MAX_PARENT_LINES = 50
+_MAX_ENTRY_LINES = 500
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def dumped_settings(
     rare = candidates & (table.counts <= MAX_DUMPS)
     for template in np.flatnonzero(rare):
         t = int(template)
-        if _setting_key(table.signatures[t]) is None:
+        if not _is_setting(table.signatures[t]):
             continue
         for line in where.lines_of(t, MAX_DUMPS + 1):
             seen = _read(lines, table, line, t, entries)
@@ -97,11 +98,10 @@ def dumped_settings(
     return [change for change in found if change is not None]
 
 
-def _setting_key(signature: str) -> str | None:
+def _is_setting(signature: str) -> bool:
+    """Whether a template is one setting on a line of its own (after any collector's prefix)."""
     match = _DUMPED.fullmatch(signature[len(collector_prefix(signature)) :])
-    if match is None or _NOT_A_KEY.fullmatch(match["key"]):
-        return None
-    return match["key"]
+    return match is not None and _NOT_A_KEY.fullmatch(match["key"]) is None
 
 
 def _read(
@@ -119,7 +119,7 @@ def _read(
 
 def _entry_of(table: TemplateTable, line: int) -> int | None:
     """The line (0-based) of the entry a continuation line belongs to: the last timestamped one."""
-    start = max(line - 500, 0)
+    start = max(line - _MAX_ENTRY_LINES, 0)
     stamped = np.flatnonzero(table.has_timestamp[start : line + 1])
     return start + int(stamped[-1]) if len(stamped) else None
 
