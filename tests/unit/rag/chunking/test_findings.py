@@ -8,7 +8,12 @@ import pytest
 
 from domain.knowledge import Finding, FindingKind
 from rag.chunking.decoding import split_lines
-from rag.chunking.findings import log_findings
+from rag.chunking.findings import (
+    CONTEXT_AFTER,
+    CONTEXT_BEFORE,
+    MAX_CONTEXT_CHARS,
+    log_findings,
+)
 from rag.chunking.severity import RANKS
 from rag.chunking.templates import build_templates
 from rag.chunking.timestamps import parser_for
@@ -247,3 +252,20 @@ def test_a_message_one_thread_logged_from_the_start_is_not_new_when_another_logs
 
     assert (slow.count, slow.first.line_start, slow.last.line_start) == (2, 1, 62)
     assert not slow.new
+
+
+@pytest.mark.parametrize("system", [*systems(), LogSystem("incident")], ids=lambda s: s.name)
+def test_each_finding_carries_a_few_lines_around_the_line_it_shows(system: LogSystem) -> None:
+    lines, findings = incident() if system.name == "incident" else loghub(system)
+
+    for finding in findings:
+        shown = (
+            finding.since if finding.kind is not FindingKind.PROBLEM else None
+        ) or finding.first
+        line = shown.line_start or 0
+        assert finding.context_start == max(line - CONTEXT_BEFORE, 1)
+        around = lines[finding.context_start - 1 : line + CONTEXT_AFTER]
+        assert [text.removesuffix("…") for text in finding.context] == [
+            text[: MAX_CONTEXT_CHARS - 1] if len(text) > MAX_CONTEXT_CHARS else text
+            for text in around
+        ]
