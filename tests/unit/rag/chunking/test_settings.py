@@ -175,3 +175,23 @@ def test_stack_traces_and_values_that_differ_on_every_start_are_no_changes() -> 
 )
 def test_keys_naming_ids_times_and_offsets_are_counters(key: str, counter: bool) -> None:
     assert is_counter(key) is counter
+
+
+def test_a_setting_in_json_lines_logged_again_with_another_value_is_a_change() -> None:
+    def entry(second: int, level: str, fields: str) -> str:
+        return f'{{"ts":"{stamp(second)}","level":"{level}",{fields}}}'
+
+    pool = '"logger":"pool","msg":"pool configured","maxPoolSize":{size},"minIdle":5'
+    health = '"logger":"http","msg":"GET /health","status":200,"duration_ms":{ms}'
+    lines = [
+        entry(0, "info", pool.format(size=50)),
+        *(entry(i, "info", health.format(ms=i % 7)) for i in range(1, 60)),
+        entry(61, "info", pool.format(size=10)),
+        *(entry(i, "error", '"logger":"pool","msg":"pool exhausted"') for i in range(62, 70)),
+    ]
+
+    (changed,) = changes(lines)
+
+    assert changed.changed == "maxPoolSize:50 → maxPoolSize:10"
+    assert changed.since is not None
+    assert changed.since.line_start == 61
