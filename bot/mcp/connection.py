@@ -57,6 +57,7 @@ class Connection:
             and keeper is not None
             and not keeper.done()
             and not self._broken
+            and not _ended(self._session)
         )
 
     def mark_broken(self) -> None:
@@ -191,6 +192,14 @@ async def _list_tools(session: ClientSession) -> list[ToolInfo]:
         if not cursor:
             break
     return [_tool_info(tool) for tool in tools]
+
+
+def _ended(session: ClientSession) -> bool:
+    """Whether the session's connection has ended, say because the server exited between calls."""
+    # The SDK has no public flag for it; reading its dispatcher's lets a server that died while
+    # idle be started again before a call instead of failing that call.
+    dispatcher = getattr(session, "_dispatcher", None)
+    return bool(getattr(dispatcher, "_closed", False))
 
 
 def _tool_info(tool: Tool) -> ToolInfo:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
 import sys
 import time
+
+import pytest
 
 from bot.mcp import McpHub
 from domain.tools import ToolOutcome, parse_config
@@ -70,6 +74,7 @@ async def test_a_server_that_cannot_start_leaves_the_others_working() -> None:
         await hub.aclose()
 
 
+@pytest.mark.slow  # the fake server makes and sends 50 MB: about ten seconds of two processes
 async def test_fifty_megabytes_are_one_sentence_never_an_exception() -> None:
     hub = hub_of({"fake": fake_server(timeout=5_000)})
     await hub.start()
@@ -174,3 +179,20 @@ async def test_a_server_that_never_answers_is_given_up_on_after_the_start_timeou
     )
     assert time.monotonic() - started < 15
     await hub.aclose()
+
+
+async def test_a_server_that_died_while_idle_is_started_again_before_the_next_call() -> None:
+    hub = hub_of({"fake": fake_server()})
+    await hub.start()
+    try:
+        first = await pid(hub)
+        os.kill(first, signal.SIGKILL)
+        for _ in range(50):
+            if not hub.status()[0].running:
+                break
+            await asyncio.sleep(0.1)
+
+        assert not hub.status()[0].running
+        assert await pid(hub) != first
+    finally:
+        await hub.aclose()
