@@ -35,6 +35,7 @@ from domain.safety.findings import MAX_DEPTH, Ctx
 from domain.safety.rules import CommandSafety
 from domain.safety.shell import PLACEHOLDER, UPSTREAM_KEEP
 from domain.safety.text.candidates import find_candidates
+from domain.safety.text.labels import labelled
 from domain.safety.text.prose import Candidate
 from domain.safety.text.words import at_command_position
 from domain.safety.verdicts import (
@@ -156,7 +157,8 @@ def sanitize_text(text: str, *, actions: bool = False) -> SanitizedText:
     that may be shown is left as written, unless one that may not is found inside it: then the
     whole span is withheld (it is one command line, and withholding only a part would change what
     the rest reads like). Only read-only commands may be shown, or with ``actions`` (a
-    solution's text) also the ones that change state (``domain.safety.verdicts``).
+    solution's text) also the ones that change state (``domain.safety.verdicts``), put in code
+    and labelled with what they change (``domain.safety.text.labels``).
     """
     withheld = _withheld_action if actions else _withheld_evidence
     parts: list[str] = []
@@ -177,7 +179,8 @@ def sanitize_text(text: str, *, actions: bool = False) -> SanitizedText:
         removed.append(found[0])
         position, outer = candidate.end, None
     parts.append(text[position:])
-    return SanitizedText("".join(parts), tuple(removed))
+    shown = "".join(parts)
+    return SanitizedText(labelled(shown, classify_action) if actions else shown, tuple(removed))
 
 
 def sanitize_guidance(guidance: AcquisitionGuidance) -> SanitizedGuidance:

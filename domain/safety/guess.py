@@ -58,6 +58,13 @@ def guess(path: str, args: Sequence[str]) -> Rule | None:
     return Rule(R, "looks read-only", guessed=True)
 
 
+def is_verb(word: str) -> bool:
+    """Whether a word says what a command does (`get`, `list_queues`, `rollback`, `--describe`)."""
+    if word.startswith("-"):
+        return word in _READ_FLAGS or bool(_CHANGE_FLAGS.match(word))
+    return bool(_WORD.match(word)) and bool(_parts(word) & (_READ | _CHANGE | _DESTROY))
+
+
 def _parts(word: str) -> set[str]:
     return {word.lower(), *_PARTS.split(word.lower())}
 

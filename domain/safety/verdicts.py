@@ -121,7 +121,7 @@ def withheld_note(verdict: CommandVerdict) -> str:
 
     "(command withheld: `kubectl` — it deletes the namespace and everything in it)".
     """
-    return f"{NOTE_START}`{verdict.name}` — it {verdict.what_it_does})"
+    return f"{NOTE_START}`{verdict.name}` — {_it(verdict)})"
 
 
 def action_note(action: ActionVerdict) -> str:
@@ -157,7 +157,14 @@ def withheld_notice(verdicts: list[CommandVerdict]) -> str | None:
 def _why(action: ActionVerdict) -> str:
     if action.reason == UNKNOWN_ACTION:
         return "FaultMaven does not know what it does"
-    return f"it {action.verdict.what_it_does}"
+    return _it(action.verdict)
+
+
+def _it(verdict: CommandVerdict) -> str:
+    """The reason as a clause: "it deletes pods", or "looks like it …, not checked" (a guess)."""
+    if verdict.guessed:
+        return f"{verdict.what_it_does}, not checked"
+    return f"it {verdict.what_it_does}"
 
 
 def program_of(command: str) -> str:

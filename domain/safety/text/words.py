@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from domain.safety.classify import HANDLERS
 from domain.safety.commands import COMMANDS, WRAPPERS
 from domain.safety.findings import command_name, lookup
+from domain.safety.guess import is_verb
 
 
 def _words(text: str) -> frozenset[str]:
@@ -63,6 +64,10 @@ _INTEGER = re.compile(r"^\d+$")
 _ENV = re.compile(r"^[A-Za-z_]\w*=")
 _WORD = re.compile(r"^[a-z][\w+-]*(?:\.\d+)*$")
 _NAME = re.compile(r"^[a-z][\w.+-]*$")
+_ARGUMENT_LIKE = re.compile(r"^-|[\w][-/:=@][\w]|\d|^<\w")
+_RELATIVE = re.compile(r"^[\w.-]+(?:/[\w.-]+)+$")
+# What follows a lookup tool: `+short`, `@10.0.0.2`, or a host name (`api.example.com`).
+_QUERY = re.compile(r"^(?:\+\w|@\S|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$)")
 _BIN_PATH = re.compile(r"^(?:\.{1,2}/\S|\S*/s?bin/\S)")
 _EDGE = "\"'`(),.;:!?*_"
 SQL_START = re.compile(
@@ -121,17 +126,36 @@ def at_command_position(words: Sequence[str]) -> bool:
         return not rest or at_command_position(rest)
     if SQL_START.match(first) and first.isupper():
         return True
-    if first.startswith(("/", "./", "../", "~/")):
-        return known(first) or bool(_BIN_PATH.match(first))
+    if "/" in first:
+        return _program_path(first)
     if not _NAME.match(first):
         return False
     if first in WRAPPERS:
         return bool(rest) and (_is_option(rest[0]) or at_command_position(rest))
     if not known(first):
-        return bool(rest) and _argument(rest[0])
+        return bool(rest) and (_argument(rest[0]) or _tool_line(rest))
     if first in ENGLISH:
-        return not rest or _argument(rest[0], numbers=True) or _verb_at(rest, 1)
+        lookup_like = bool(rest) and bool(_QUERY.match(rest[0]))  # `dig +short x.com`, `dig @ns`
+        return not rest or _argument(rest[0], numbers=True) or lookup_like or _verb_at(rest, 1)
     return not _reads_as_sentence(rest)
+
+
+def _program_path(first: str) -> bool:
+    """A program by its path: `/usr/bin/kubectl`, `./bin/x`, `bin/kafka-topics.sh` (as Kafka's
+    documentation writes it); a path to a file is not a command."""
+    if first.startswith(("/", "./", "../", "~/")):
+        return known(first) or bool(_BIN_PATH.match(first))
+    return bool(_RELATIVE.match(first)) and known(first)
+
+
+def _tool_line(rest: Sequence[str]) -> bool:
+    """An unknown tool's line: a verb right after its name or a noun (`fooctl app rollback x
+    41`), no function word, and an argument no sentence has (a name with `-`, a number…)."""
+    if not any(is_verb(word) for word in rest[:2]):
+        return False
+    if any(word.lower().rstrip(_EDGE) in _STOP for word in rest[:3]):
+        return False
+    return any(_ARGUMENT_LIKE.search(word) for word in rest[1:6])
 
 
 def in_sentence(words: Sequence[str]) -> bool:

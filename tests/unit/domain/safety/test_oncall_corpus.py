@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from domain.safety import ActionKind, classify_action, classify_command
+from domain.safety import ActionKind, classify_action, classify_command, reads_as_command
 
 CORPUS = Path(__file__).parents[3] / "data" / "commands" / "oncall_commands.yaml"
 TOOLS = (
@@ -47,6 +47,12 @@ def test_the_corpus_is_large_cites_its_sources_and_covers_every_tool() -> None:
     assert all(g["source"].startswith("https://") or g["source"].endswith(")") for g in groups)
     names = " ".join(g["tool"] for g in groups)
     assert [tool for tool in TOOLS.split() if tool not in names] == []
+
+
+@pytest.mark.parametrize("command", [*_cases("read"), *_cases("changes"), *_cases("withheld")])
+def test_every_documented_command_reads_as_a_command_not_prose(command: str) -> None:
+    assert reads_as_command(command)
+    assert reads_as_command(f"1. {command}")
 
 
 @pytest.mark.parametrize("command", _cases("read"))

@@ -144,10 +144,13 @@ def test_solutions_keep_their_actions_and_withhold_destructive_commands() -> Non
         "kubectl delete pod -l app=api",  # a restart: it changes state, people run it
         "(command withheld: `kubectl` — it deletes the namespace and everything in it)",
     ]
-    assert solution.immediate_action == "kubectl rollout undo deployment/api"
+    # Written as prose, an action is put in code and says what it changes.
+    assert solution.immediate_action == (
+        "`kubectl rollout undo deployment/api` (↳ changes state: it rolls a workload back)"
+    )
     assert solution.implementation_steps == [
         "Ask the api owners to roll back",
-        "sudo systemctl restart api",
+        "`sudo systemctl restart api` (↳ changes state: it starts, stops or restarts a service)",
     ]
     assert solution.withheld_commands == [
         WithheldCommand(destructive=True, reason="deletes the namespace and everything in it")
