@@ -27,7 +27,8 @@ from domain.tools import ServerConfig, ToolInfo
 logger = logging.getLogger(__name__)
 
 CLIENT = Implementation(name="faultmaven-slack", version="0.1.0")
-START_TIMEOUT_S = 30.0
+START_TIMEOUT_S = 60.0
+"""A server fetched by `npx` or `uvx` on its first start may take this long."""
 MAX_TOOL_PAGES = 20
 LAST_WORDS_CHARS = 200
 

@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CONNECTION_CLOSED, CallToolResult
 from pydantic import ValidationError
 
-from bot.mcp.connection import Connection, ServerDownError
+from bot.mcp.connection import START_TIMEOUT_S, Connection, ServerDownError
 from bot.mcp.replies import reply_text
 from domain.base import utc_now
 from domain.redaction import redact_text
@@ -111,7 +111,7 @@ class McpHub:
         *,
         max_result_bytes: int = DEFAULT_MAX_BYTES,
         now: Callable[[], datetime] = utc_now,
-        start_timeout_s: float = 30.0,
+        start_timeout_s: float = START_TIMEOUT_S,
     ) -> None:
         self._servers = {
             server.name: _Server(server, Connection(server, start_timeout_s=start_timeout_s))
