@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.inbox.work import CommandWork
@@ -26,8 +26,10 @@ from bot.slack.render.commands import (
 from bot.slack.render.header import case_label
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.scoring.calibration import calibration_message
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.knowledge import KnowledgePort
+from domain.ports import LLMCallRepository
 
 LIST_LIMIT = 20
 KB_LIMIT = 5
@@ -75,8 +77,10 @@ class CommandService:
         surface: ChatSurface,
         scoring: ScoringService,
         outcomes: OutcomeService,
+        spending: LLMCallRepository | None = None,
     ) -> None:
         self._cases = cases
+        self._spending = spending
         self._closing = closing
         self._knowledge = knowledge
         self._surface = surface
@@ -115,13 +119,15 @@ class CommandService:
 
     async def _list(self, work: CommandWork, args: list[str]) -> SlackMessage:
         cases = await self._cases.repository.list_cases(work.team_id, limit=LIST_LIMIT)
-        return case_list([await self._link(case) for case in cases])
+        spent = await self._spent(cases)
+        return case_list([await self._link(case, spent.get(case.case_id)) for case in cases])
 
     async def _status(self, work: CommandWork, args: list[str]) -> SlackMessage:
         case = await self._find(work, args)
         if case is None:
             return _which_case(args, "status")
-        return case_status(await self._link(case))
+        spent = await self._spent([case])
+        return case_status(await self._link(case, spent.get(case.case_id, LLMSpend())))
 
     async def _close(self, work: CommandWork, args: list[str]) -> SlackMessage:
         case = await self._find(work, args)
@@ -180,9 +186,15 @@ class CommandService:
             return None
         return await self._cases.by_short_id(work.team_id, args[0])
 
-    async def _link(self, case: Case) -> CaseLink:
+    async def _link(self, case: Case, spend: LLMSpend | None = None) -> CaseLink:
         link = await self._surface.permalink(channel=case.channel_id, ts=case.thread_ts)
-        return CaseLink(case, link)
+        return CaseLink(case, link, spend if self._spending is not None else None)
+
+    async def _spent(self, cases: Sequence[Case]) -> dict[str, LLMSpend]:
+        """What the model cost each case (cases without calls left out)."""
+        if self._spending is None or not cases:
+            return {}
+        return await self._spending.for_cases([case.case_id for case in cases])
 
 
 def parse_below(args: list[str]) -> int | None:

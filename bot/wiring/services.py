@@ -105,9 +105,16 @@ def build_services(
             surface=surface,
             scoring=scoring,
             outcomes=outcomes,
+            spending=repositories.llm_calls,
         ),
         home=HomeService(
-            cases=cases, scoring=scoring, outcomes=outcomes, stats=ports.stats, surface=surface
+            cases=cases,
+            scoring=scoring,
+            outcomes=outcomes,
+            stats=ports.stats,
+            surface=surface,
+            spending=repositories.llm_calls,
+            clock=clock,
         ),
         runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
         scoring=scoring,
@@ -163,7 +170,7 @@ def _thread_services(
     repositories, clock = ports.repositories, ports.clock
     cases = CaseStore(FinishedCases(repositories.cases, outcomes, ports.knowledge))
     refs = MessageRefs(posted=repositories.posted, audit=repositories.audit, clock=clock)
-    presenter = ThreadPresenter(surface=ports.surface, refs=refs)
+    presenter = ThreadPresenter(surface=ports.surface, refs=refs, spending=repositories.llm_calls)
     uploads = UploadService(
         files=repositories.files,
         knowledge=ports.knowledge,

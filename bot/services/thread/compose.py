@@ -20,6 +20,7 @@ from bot.slack.render.header import case_header_message
 from bot.slack.render.message import SlackMessage, divider, message
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
 from bot.slack.render.reply import reply_message
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.view import ConfirmationPrompt, TurnReply
 from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
@@ -57,10 +58,10 @@ def redrawn(case: Case, body: Kept, notes: Mapping[str, str] | None = None) -> S
     return led(lead, reply_message(current(case, reply), case_id=case.case_id))
 
 
-def top(case: Case, opening: Kept | None) -> SlackMessage:
-    """The thread's first message: the living summary, then the case's first answer (if it was
-    posted with it), as the case has it now."""
-    summary = case_header_message(case)
+def top(case: Case, opening: Kept | None, spend: LLMSpend | None = None) -> SlackMessage:
+    """The thread's first message: the living summary (with what the model cost, ``spend``),
+    then the case's first answer (if it was posted with it), as the case has it now."""
+    summary = case_header_message(case, spend)
     if not opening:
         return summary
     answer = redrawn(case, opening)

@@ -35,6 +35,7 @@ from bot.slack.render.limits import fit, fits
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
 from bot.slack.render.reply import reply_message
+from domain.budget import LLMSpend, SpendLedger
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
@@ -63,11 +64,17 @@ class ThreadPresenter:
     """Posts and edits the bot's messages in case threads."""
 
     def __init__(
-        self, *, surface: ChatSurface, refs: MessageRefs, waiting: WaitingSigns | None = None
+        self,
+        *,
+        surface: ChatSurface,
+        refs: MessageRefs,
+        waiting: WaitingSigns | None = None,
+        spending: SpendLedger | None = None,
     ) -> None:
         self.surface = surface
         self._refs = refs
         self._waiting = waiting or WaitingSigns(surface)
+        self._spending = spending
 
     def working(
         self, case: Case, *, on: str | None = None, doing: str = "is looking at this…"
@@ -92,15 +99,16 @@ class ThreadPresenter:
         opening: Kept | None = body.get("opening")
         if opening is not None and notes:
             opening = {**opening, "notes": {**(opening.get("notes") or {}), **notes}}
-        rendered = top(case, opening)
+        spend = await self._spend(case)
+        rendered = top(case, opening, spend)
         if opening is not None and not fits(rendered):
             # Grown past Slack's limit despite the room left for it: first without the file
             # findings the answer opened with, else the summary alone.
             logger.warning("the first answer no longer fits with the summary")
             opening = {**opening, "lead": []}
-            rendered = top(case, opening)
+            rendered = top(case, opening, spend)
             if not fits(rendered):
-                opening, rendered = None, top(case, None)
+                opening, rendered = None, top(case, None, spend)
         shows = digest(rendered)
         if kept_top is None or kept_top.ts is None:
             ts = await self.post(case, rendered)
@@ -209,7 +217,7 @@ class ThreadPresenter:
         """The case's summary and first answer as the thread's first message; "" (nothing
         posted) when together they would not fit one message."""
         opening = kept(reply, lead, questions=True)
-        rendered = top(case, opening)
+        rendered = top(case, opening, await self._spend(case))
         if not fits(rendered, room=SUMMARY_GROWTH):
             return ""
         at = await self.surface.post(
@@ -229,6 +237,12 @@ class ThreadPresenter:
             )
         await self._upload_documents(case, reply)
         return at
+
+    async def _spend(self, case: Case) -> LLMSpend | None:
+        """What the model cost the case so far, for the summary's footer."""
+        if self._spending is None:
+            return None
+        return await self._spending.for_case(case.case_id)
 
     async def _upload_documents(self, case: Case, reply: TurnReply) -> None:
         for document in reply.documents:

@@ -10,6 +10,7 @@ from slack_sdk.models.blocks import Block
 from bot.slack.render.header import STATUS_LABELS, case_header_message, case_label
 from bot.slack.render.message import SlackMessage, bullets, context, header, message, sections
 from bot.slack.render.text import code, escape, shorten
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.knowledge import KnowledgeResult, ToolStatus
 
@@ -39,6 +40,8 @@ class CaseLink:
 
     case: Case
     link: str | None
+    spend: LLMSpend | None = None
+    """What the model cost the case so far (not shown when unknown or nothing)."""
 
 
 def notice(text: str) -> SlackMessage:
@@ -57,7 +60,10 @@ def case_line(item: CaseLink) -> str:
     name = case_label(case.short_id, case.case_id)
     title = escape(shorten(case.title or "untitled", 120))
     shown = f"<{item.link}|{name}>" if item.link else code(name)
-    return f"{shown} · {STATUS_LABELS[case.status]} · {title}"
+    line = f"{shown} · {STATUS_LABELS[case.status]} · {title}"
+    if item.spend is not None and item.spend.calls:
+        line += f" · 🪙 {item.spend.short()}"
+    return line
 
 
 def case_list(cases: Sequence[CaseLink], *, heading: str = "Open cases") -> SlackMessage:
@@ -69,9 +75,11 @@ def case_list(cases: Sequence[CaseLink], *, heading: str = "Open cases") -> Slac
 
 
 def case_status(item: CaseLink) -> SlackMessage:
-    """The case header (without its buttons) and a link to the thread."""
+    """The case header (without its buttons), what the model cost, and a link to the thread."""
     head = case_header_message(item.case)
     blocks = [b for b in head.blocks if b.to_dict()["type"] != "actions"]
+    if item.spend is not None:
+        blocks += context(f"🪙 Model use: {item.spend.sentence()}")
     if item.link:
         blocks += context(f"<{item.link}|Open the case thread>")
     return message(blocks, text=head.text)

@@ -23,6 +23,7 @@ from bot.slack.render.message import (
     sections,
 )
 from bot.slack.render.text import escape, percent, shorten
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.summary import Mitigation, Phase, SummaryView, summary_view
 from domain.lifecycle.status import CaseStatus
@@ -55,13 +56,13 @@ def case_label(short_id: str, case_id: str) -> str:
     return short_id or case_id
 
 
-def case_header_message(case: Case) -> SlackMessage:
-    """The summary of a case, with the buttons that make sense now."""
-    return summary_message(summary_view(case))
+def case_header_message(case: Case, spend: LLMSpend | None = None) -> SlackMessage:
+    """The summary of a case, with the buttons that make sense now (and what the model cost)."""
+    return summary_message(summary_view(case), spend)
 
 
-def summary_message(view: SummaryView) -> SlackMessage:
-    """The summary from its view model."""
+def summary_message(view: SummaryView, spend: LLMSpend | None = None) -> SlackMessage:
+    """The summary from its view model; its footer says what the model cost, once it was used."""
     name = case_label(view.short_id, view.case_id)
     blocks: list[Block] = [header(f"{name} · {PHASES[view.phase]}")]
     blocks += sections("\n".join(_lines(view)))
@@ -74,6 +75,8 @@ def summary_message(view: SummaryView) -> SlackMessage:
         blocks += context(f"❓ {waiting} waiting for an answer below")
     if view.stuck and not view.waiting_questions:
         blocks += context("⚠️ Stuck: the ways out are in the thread")
+    if spend is not None and spend.calls:
+        blocks += context(f"🪙 {spend.short()}")
     blocks += actions(header_buttons(view))
     return message(blocks, text=f"{name}: {PHASES[view.phase]} · {shorten(view.title, 150)}")
 

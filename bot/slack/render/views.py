@@ -20,6 +20,7 @@ from bot.slack.render.message import bullets, context, divider, header, sections
 from bot.slack.render.scoring.calibration import calibration_section
 from bot.slack.render.scoring.message import tier_label
 from bot.slack.render.text import code
+from domain.budget import LLMSpend
 from domain.outcomes import CalibrationSummary
 
 HOME_MAX_CASES = 20
@@ -44,6 +45,8 @@ class HomeModel:
     calibration: CalibrationSummary | None = None
     """Recent outcomes' calibration (no section when None)."""
     calibration_last: int = 0
+    spend_today: LLMSpend | None = None
+    """What the model cost the workspace today (no line when None)."""
 
 
 def home_view(model: HomeModel) -> View:
@@ -58,6 +61,8 @@ def home_view(model: HomeModel) -> View:
         blocks += sections(bullets(lines))
     else:
         blocks += sections("None. 🎉")
+    if model.spend_today is not None:
+        blocks += context(f"🪙 Model use in this workspace today: {model.spend_today.sentence()}")
     blocks += [divider(), header("Recent scores")]
     blocks += sections(_scores(model.scores))
     if model.calibration is not None:
