@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -41,6 +42,9 @@ def inspect_servers(settings: Settings, environment: Mapping[str, str] | None = 
         return McpReport(configured=False)
     from bot.mcp import McpHub, load_tools_config
     from domain.tools import ToolConfigError
+
+    # What the hub would log as warnings is printed by the caller, once, in its own words.
+    logging.getLogger("bot.mcp").setLevel(logging.ERROR)
 
     try:
         config = load_tools_config(settings.mcp_config, variables(environment))

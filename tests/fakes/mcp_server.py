@@ -1,5 +1,6 @@
 """An MCP server with misbehaving tools, run as a child process over stdio (or streamable HTTP).
 
+Built with the SDK's FastMCP (named `MCPServer` since mcp 2).
 `python -m tests.fakes.mcp_server` serves stdio; `--http PORT` serves streamable HTTP at `/mcp`.
 Each tool plays one way a real server goes wrong: slow, crashing, huge, malformed, destructive,
 leaking a secret, or carrying an instruction in its output.
