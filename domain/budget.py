@@ -50,6 +50,11 @@ class LLMSpend(DomainModel):
         return f"{text}."
 
 
+def report_section(spend: LLMSpend) -> str:
+    """The case report's section on what the investigation cost the model (markdown)."""
+    return f"## Model use\n- {spend.sentence()}\n"
+
+
 class BudgetScope(StrEnum):
     """Which budget a spend reached."""
 

@@ -172,7 +172,9 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         llm.limit_by(budget)  # a gateway given (tests, the console) keeps the budgets too
     gate = ModelGate()
     knowledge, stats = await _knowledge(settings, options, repositories, gate)
-    engine = TurnEngine(llm=llm, knowledge=traced_searches(knowledge), clock=clock)
+    engine = TurnEngine(
+        llm=llm, knowledge=traced_searches(knowledge), clock=clock, spending=repositories.llm_calls
+    )
     client = None if options.surface else build_slack_client(settings, pooled=True)
     surface = options.surface or slack_surface(settings, client)
     responders = options.responders or responders_for(

@@ -6,6 +6,7 @@ import logging
 import re
 from collections.abc import Callable
 
+from domain.budget import LLMSpend, report_section
 from domain.case import Case
 from domain.engine.context import TurnContext
 from domain.engine.documents import fallback_report, fallback_runbook, problem_of
@@ -61,9 +62,15 @@ def _slug(text: str) -> str:
 
 
 async def generate_deliverables(
-    ctx: TurnContext, *, llm: LLMPort, knowledge: KnowledgePort, clock: Clock
+    ctx: TurnContext,
+    *,
+    llm: LLMPort,
+    knowledge: KnowledgePort,
+    clock: Clock,
+    spend: LLMSpend | None = None,
 ) -> list[DocumentView]:
-    """Write each requested document (model, else template), save it, and record it."""
+    """Write each requested document (model, else template), save it, and record it; a case
+    report ends with what the model cost (``spend``, up to the report)."""
     case = ctx.case
     produced: list[DocumentView] = []
     for document_type in dict.fromkeys(case.documentation.artifacts.requested):
@@ -73,6 +80,8 @@ async def generate_deliverables(
             continue
         kind, label, fallback = writer
         markdown = await _write(ctx, kind, llm=llm, clock=clock) or fallback(case)
+        if spend is not None and kind is PromptKind.CASE_REPORT:
+            markdown = f"{markdown.rstrip()}\n\n{report_section(spend)}"
         title = f"{label}: {problem_of(case)}"[:200]
         await _save(ctx, knowledge, document_type, title, markdown)
         produced.append(

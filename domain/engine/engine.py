@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from domain.budget import LLMBudgetExceededError
+from domain.budget import LLMBudgetExceededError, SpendLedger
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
@@ -109,10 +109,13 @@ class TurnEngine:
         knowledge: KnowledgePort,
         clock: Clock,
         settings: RetrievalSettings | None = None,
+        spending: SpendLedger | None = None,
     ) -> None:
         self._llm = llm
         self._knowledge = knowledge
         self._clock = clock
+        self._spending = spending
+        """What the model cost a case, for its report (no section without it)."""
         self._settings = settings or RetrievalSettings()
         self._retrieving = asyncio.Semaphore(self._settings.turns_at_once)
 
@@ -218,8 +221,9 @@ class TurnEngine:
         confirmation = result.confirmation
         accepted = confirmation.state is ConfirmationState.ACCEPTED
         if confirmation.kind is ConfirmationKind.DELIVERABLES and accepted:
+            spend = await self._spending.for_case(ctx.case.case_id) if self._spending else None
             return await generate_deliverables(
-                ctx, llm=self._llm, knowledge=self._knowledge, clock=self._clock
+                ctx, llm=self._llm, knowledge=self._knowledge, clock=self._clock, spend=spend
             )
         return []
 
