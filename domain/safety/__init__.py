@@ -1,5 +1,7 @@
 """Command safety: evidence is collected with read-only commands; a solution's actions are shown
-with their risk; destructive commands, and commands it cannot inspect, are never shown.
+with what they change; destructive commands, and commands it cannot inspect, are never shown but
+named with the reason. A tool no table knows is judged by its verbs and flags, labelled "not
+checked" (``domain.safety.guess``).
 
 The validator reads a command line the way a shell would (quotes, `;`, `&&`, `|`, `$(...)`,
 redirections, `sudo`/`env`/`xargs` prefixes, `sh -c '...'`), classifies every simple command against
@@ -15,10 +17,11 @@ This module is the public face; the work is spread over:
 - ``domain.safety.rules``: the tables' vocabulary and the checks that apply to every command;
 - ``domain.safety.commands``: every known command, gathered from the per-area tables in
   ``domain.safety.programs`` (files, sed, network, http, interfaces, hosts, platforms,
-  kubernetes, cloud, infra, databases, sql, secrets); what no table knows is refused (the
-  validator fails closed);
+  kubernetes, cloud, infra, databases, sql, secrets, delivery, messaging); what no table knows
+  is judged by its verbs and flags (``domain.safety.guess``), else refused (it fails closed);
 - ``domain.safety.text``: where commands hide in free text (``candidates``; ``blocks`` for fenced
-  code, ``prose`` for prose and inline code, ``words`` for what reads like a command).
+  code, ``prose`` for prose and inline code, ``words`` for what reads like a command), and
+  ``labels`` for saying next to a solution's command what it changes.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """The vocabulary of the command-safety tables: verdicts, rule shapes and cross-cutting checks.
 
 The validator fails closed: a command, subcommand or piece of code it does not know is never
-read-only. The per-area tables (``safety_files``, ``safety_network``, ``safety_interfaces``,
-``safety_http``, ``safety_cloud``, ``safety_hosts``, ``safety_kubernetes``, ``safety_platforms``,
-``safety_infra``, ``safety_sql`` and ``safety_databases``) are built from these and gathered in
-``domain.safety.commands``; ``safety_secrets`` knows which files hold secrets and ``safety_sed``
-reads sed scripts.
+read-only by the tables; at most it looks read-only by its verbs (``domain.safety.guess``), which
+is shown labelled "not checked" and never run unattended (``CommandVerdict.is_safe``). The
+per-area tables (``domain.safety.programs``: files, network, interfaces, http, cloud, hosts,
+kubernetes, platforms, infra, sql, databases, delivery, messaging) are built from these and
+gathered in ``domain.safety.commands``; ``programs.secrets`` knows which files hold secrets and
+``programs.sed`` reads sed scripts.
 """
 
 from __future__ import annotations
