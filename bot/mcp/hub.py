@@ -82,6 +82,7 @@ class _Call:
         self, outcome: ToolOutcome, sentence: str, evidence: Evidence | None = None
     ) -> ToolResult:
         duration = int((time.monotonic() - self.clock) * 1000)
+        sentence = redact_text(sentence)  # it may quote what the model sent
         audit = record(
             server=self.server,
             tool=self.tool,
@@ -162,19 +163,17 @@ class McpHub:
             return call.result(
                 ToolOutcome.REFUSED, f"No MCP server named {call.server!r} is configured."
             )
-        config = entry.config
-        if call.tool not in config.include_tools or call.tool in config.exclude_tools:
-            return call.result(
-                ToolOutcome.REFUSED, f"{_label(call)} is not allowed: it is not in includeTools."
-            )
+        if call.tool not in entry.config.include_tools:
+            return call.result(ToolOutcome.REFUSED, f"{_label(call)} is not in includeTools.")
+        if call.tool in entry.config.exclude_tools:
+            return call.result(ToolOutcome.REFUSED, f"{_label(call)} is in excludeTools.")
         if not await self._ensure_running(entry):
             return call.result(ToolOutcome.ERROR, f"{_label(call)} was not run: {entry.down}.")
         spec = entry.specs.get(call.tool)
         if spec is None:
+            offered = call.tool in {tool.name for tool in entry.tools}
             why = (
-                "the server does not offer it"
-                if call.tool not in {t.name for t in entry.tools}
-                else "it is annotated as changing things"
+                "it is annotated as changing things" if offered else "the server does not offer it"
             )
             return call.result(ToolOutcome.REFUSED, f"{_label(call)} is not allowed: {why}.")
         problems = argument_problems(call.arguments, spec.input_schema)

@@ -49,7 +49,7 @@ async def test_destructive_tools_in_include_tools_are_refused_at_start_by_name(
     ("tool", "arguments", "sentence"),
     [
         ("delete_series", {"match": "up"}, "fake delete_series is not allowed: it is annotated"),
-        ("nothing", {}, "fake nothing is not allowed: it is not in includeTools."),
+        ("nothing", {}, "fake nothing is not in includeTools."),
         ("echo", {"text": "hi", "shell": "ls"}, "arguments.shell is not an argument of this tool"),
         ("echo", {"text": 42}, "arguments.text must be string"),
         ("run_check", {"command": "rm -rf /var/lib"}, "arguments.command is refused"),

@@ -196,3 +196,19 @@ async def test_a_server_that_died_while_idle_is_started_again_before_the_next_ca
         assert await pid(hub) != first
     finally:
         await hub.aclose()
+
+
+async def test_tools_outside_the_allowlist_are_refused_without_starting_the_server() -> None:
+    server = {"command": "no-such-mcp-server", "includeTools": ["q", "r"], "excludeTools": ["r"]}
+    hub = hub_of({"s": server})
+
+    outside = await hub.call(server="s", tool="p", arguments={})
+    excluded = await hub.call(server="s", tool="r", arguments={})
+
+    assert (outside.outcome, outside.sentence) == (
+        ToolOutcome.REFUSED,
+        "s p is not in includeTools.",
+    )
+    assert (excluded.outcome, excluded.sentence) == (ToolOutcome.REFUSED, "s r is in excludeTools.")
+    assert hub.status()[0].detail == "not started yet"
+    await hub.aclose()
