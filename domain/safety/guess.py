@@ -4,7 +4,8 @@
 41` and `fooctl set x --policy none` look like they change something. Such a verdict is never
 passed off as checked (``Rule.guessed``): people see "not checked: looks read-only — run it if you
 agree". A verb that destroys (`delete`, `purge`, `drop`…) is withheld, and so is a read of
-something that sounds secret (`get-token`, `show password`). Words are split on `-`, `_` and `.`
+something that sounds secret (`get-token`, `show password`), anything a secret store shows
+(`pass show`), and a verb that runs something else (`exec`, `run`, or a command after `--`). Words are split on `-`, `_` and `.`
 (`proxy-status`, `list_queues`); a change anywhere outweighs any number of reads. Words that say
 nothing leave the command unknown, withheld with that reason.
 """
@@ -28,8 +29,15 @@ _CHANGE = opts(
     " autoscale start stop kill halt shutdown pause resume suspend drain create add install"
     " register import put write post send enable disable cordon uncordon mask unmask failover"
     " reset rotate revoke grant seal unseal login logout move migrate rename cancel abort"
-    " terminate evict expire run exec execute trigger repair rebuild compact cleanup remove"
+    " terminate evict expire trigger repair rebuild compact cleanup remove"
     " deregister unregister uninstall detach clear"
+)
+# Verbs that run something else (a command, a shell, a job): what runs cannot be checked.
+_RUNS = opts("exec execute run shell sh bash eval attach ssh console repl")
+# Secret stores: whatever they show is a secret.
+_SECRET_STORES = opts(
+    "pass gopass lpass op bw chamber sops conjur doppler infisical akeyless aws-vault keyring"
+    " secret-tool kwallet-query ansible-vault age gpg gpg2 kubeseal security"
 )
 _DESTROY = opts("delete del rm destroy purge drop truncate wipe flush flushall prune")
 _CHANGE_FLAGS = re.compile(r"^--?(?:delete|create|alter|execute|force|set|reset|add|remove)\b")
@@ -42,15 +50,37 @@ def guess(path: str, args: Sequence[str]) -> Rule | None:
     """A guessed verdict for an unknown program or subcommand (path: `fooctl app`), else None."""
     words = [arg for arg in args if _WORD.match(arg)]
     flags = [arg.partition("=")[0] for arg in args if arg.startswith("-")]
+    program = path.split()[0] if path.split() else path
+    if program in _SECRET_STORES:
+        return Rule(D, f"reads a secret store ({program}), printing secrets", guessed=True)
+    runs = next((w for w in words if _parts(w) & _RUNS), "--" if "--" in args else None)
+    if runs is not None:
+        return Rule(M, f"looks like it runs another command ({path} {runs})", opaque=True)
+    return _destroys(path, words, flags) or _changes(path, words, flags) or _reads(path, args)
+
+
+def _destroys(path: str, words: list[str], flags: list[str]) -> Rule | None:
     destroys = [w for w in words if _parts(w) & _DESTROY]
-    if destroys or any(_CHANGE_FLAGS.match(f) and "delete" in f for f in flags):
-        verb = destroys[0] if destroys else "--delete"
-        return Rule(D, f"looks like it deletes or wipes something ({path} {verb})", guessed=True)
-    change = next((w for w in words if _parts(w) & _CHANGE), None)
-    change_flag = next((f for f in flags if _CHANGE_FLAGS.match(f)), None)
-    if change is not None or change_flag is not None:
-        return Rule(M, _changes(path, words, change, change_flag), guessed=True)
-    reads = any(_parts(w) & _READ for w in words[:4]) or any(f in _READ_FLAGS for f in flags)
+    if not destroys and not any(_CHANGE_FLAGS.match(f) and "delete" in f for f in flags):
+        return None
+    verb = destroys[0] if destroys else "--delete"
+    return Rule(D, f"looks like it deletes or wipes something ({path} {verb})", guessed=True)
+
+
+def _changes(path: str, words: list[str], flags: list[str]) -> Rule | None:
+    """What it acts on and the word that says so: "looks like it changes fooctl app (rollback)"."""
+    verb = next((w for w in words if _parts(w) & _CHANGE), None)
+    flag = next((f for f in flags if _CHANGE_FLAGS.match(f)), None)
+    if verb is None and flag is None:
+        return None
+    before = words[: words.index(verb)] if verb is not None else []
+    target = " ".join([path, *before]).strip()
+    return Rule(M, f"looks like it changes {target} ({verb or flag})", guessed=True)
+
+
+def _reads(path: str, args: Sequence[str]) -> Rule | None:
+    words = [arg for arg in args[:6] if _WORD.match(arg)]
+    reads = any(_parts(w) & _READ for w in words[:4]) or any(a in _READ_FLAGS for a in args)
     if not reads:
         return None
     if any(_SECRET.search(arg) for arg in args):
@@ -67,12 +97,3 @@ def is_verb(word: str) -> bool:
 
 def _parts(word: str) -> set[str]:
     return {word.lower(), *_PARTS.split(word.lower())}
-
-
-def _changes(path: str, words: list[str], verb: str | None, flag: str | None) -> str:
-    """What it acts on and the word that says so: "looks like it changes fooctl app (rollback)"."""
-    said = verb if verb is not None else flag
-    assert said is not None
-    before = words[: words.index(verb)] if verb is not None else []
-    target = " ".join([path, *before]).strip()
-    return f"looks like it changes {target} ({said})"
