@@ -2,7 +2,8 @@
 
 The configuration (`config`: the `mcpServers` JSON other assistants read, `${VAR}` references),
 which tools may run (`policy`: the allowlist, and annotations that can only take a tool away),
-whether arguments may be sent (`arguments` with `schema`: the tool's input schema, and the command
+what the model asks for (`requests`: a catalogue name and JSON arguments), whether arguments
+may be sent (`arguments` with `schema`: the tool's input schema, and the command
 safety rules for arguments named like a command), what a reply becomes (`results`: capped, then
 redacted like an upload), the record of every call (`audit`), and the port the engine calls
 (`ports`). The I/O lives in `bot.mcp`.
@@ -29,6 +30,7 @@ from domain.tools.policy import (
     start_problems,
 )
 from domain.tools.ports import ToolsPort
+from domain.tools.requests import ResolvedRequest, ToolRequest, resolve
 from domain.tools.results import DEFAULT_MAX_BYTES, Evidence, ToolResult, as_evidence
 from domain.tools.schema import schema_problems
 
@@ -37,11 +39,13 @@ __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "Availability",
     "Evidence",
+    "ResolvedRequest",
     "ServerConfig",
     "ToolCallRecord",
     "ToolConfigError",
     "ToolInfo",
     "ToolOutcome",
+    "ToolRequest",
     "ToolResult",
     "ToolSpec",
     "ToolsConfig",
@@ -58,6 +62,7 @@ __all__ = [
     "parse_config",
     "qualified_name",
     "record",
+    "resolve",
     "schema_problems",
     "start_problems",
 ]
