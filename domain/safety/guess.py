@@ -3,11 +3,11 @@
 `fooctl get x`, `fooctl list_queues` and `fooctl --describe` look read-only; `fooctl rollback x
 41` and `fooctl set x --policy none` look like they change something. Such a verdict is never
 passed off as checked (``Rule.guessed``): people see "not checked: looks read-only — run it if you
-agree". A verb that destroys (`delete`, `purge`, `drop`…) is withheld, and so is a read of
-something that sounds secret (`get-token`, `show password`), anything a secret store shows
-(`pass show`), and a verb that runs something else (`exec`, `run`, or a command after `--`). Words are split on `-`, `_` and `.`
-(`proxy-status`, `list_queues`); a change anywhere outweighs any number of reads. Words that say
-nothing leave the command unknown, withheld with that reason.
+agree". Withheld: a verb that destroys (`delete`, `purge`, `drop`…), a read of something that
+sounds secret (`get-token`, `show password`), anything a secret store shows (`pass show`), and a
+verb that runs something else (`exec`, `run`, or a command after `--`). Words are split on `-`,
+`_` and `.` (`proxy-status`, `list_queues`); a change anywhere outweighs any number of reads.
+Words that say nothing leave the command unknown, withheld with that reason.
 """
 
 from __future__ import annotations

@@ -166,3 +166,17 @@ def test_placeholder_words_are_words_not_redirections(command: str) -> None:
 @pytest.mark.parametrize("command", ["sort <in>out", "cat <in >out", "kubectl get pods > <file>"])
 def test_real_redirections_still_write(command: str) -> None:
     assert not classify_command(command).looks_read_only
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pass show prod/db",
+        "gopass show prod/db",
+        "conjur variable get -i prod/db/password",
+        "fooctl exec api-0 -- rm -rf /",
+        "fooctl run-job nightly",
+    ],
+)
+def test_secret_stores_and_tools_that_run_other_commands_are_withheld(command: str) -> None:
+    assert classify_action(command).kind is ActionKind.WITHHELD
