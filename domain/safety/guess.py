@@ -19,7 +19,7 @@ from domain.safety.rules import D, M, R, Rule, opts
 
 _READ = opts(
     "get list ls describe status history show info inspect logs log top version check health"
-    " healthz diff view explain stats events whoami ping lookup tail cat print query-offsets"
+    " healthz diff view explain stat stats events whoami ping lookup tail cat print query-offsets"
     " ps ready readiness liveness lag metrics summary report"
 )
 _READ_FLAGS = frozenset({"-L", "--list", "--describe", "--version", "-V", "--help", "-h"})
@@ -42,6 +42,9 @@ _SECRET_STORES = opts(
 _DESTROY = opts("delete del rm destroy purge drop truncate wipe flush flushall prune")
 _CHANGE_FLAGS = re.compile(r"^--?(?:delete|create|alter|execute|force|set|reset|add|remove)\b")
 _SECRET = re.compile(r"(?i)secret|passw|token|credential|private|\bkeys?\b|apikey")
+_OUTPUT = frozenset({"-o", "--output", "--out"})
+_OUTPUT_FILE = frozenset({"--output-file", "--outfile", "--out-file", "--save", "--write"})
+_FILE = re.compile(r"/|\.(?!(?:json|yaml|yml|wide|table|text|txt)$)\w{1,5}$|\.txt$")
 _PARTS = re.compile(r"[-_.]")
 _WORD = re.compile(r"^[a-z][a-z0-9_.-]*$")
 
@@ -56,20 +59,44 @@ def guess(path: str, args: Sequence[str]) -> Rule | None:
     runs = next((w for w in words if _parts(w) & _RUNS), "--" if "--" in args else None)
     if runs is not None:
         return Rule(M, f"looks like it runs another command ({path} {runs})", opaque=True)
-    return _destroys(path, words, flags) or _changes(path, words, flags) or _reads(path, args)
+    return (
+        _destroys(path, words, flags)
+        or _writes(path, args)
+        or _changes(path, words, flags)
+        or _reads(path, args)
+    )
 
 
 def _destroys(path: str, words: list[str], flags: list[str]) -> Rule | None:
     destroys = [w for w in words if _parts(w) & _DESTROY]
-    if not destroys and not any(_CHANGE_FLAGS.match(f) and "delete" in f for f in flags):
+    destroys += [f for f in flags if _parts(f.lstrip("-")) & _DESTROY]
+    if not destroys:
         return None
-    verb = destroys[0] if destroys else "--delete"
+    verb = destroys[0]
     return Rule(D, f"looks like it deletes or wipes something ({path} {verb})", guessed=True)
 
 
+def _writes(path: str, args: Sequence[str]) -> Rule | None:
+    """An output option naming a file (`-o out.txt`, `--output=/tmp/x`), not a format (json)."""
+    for index, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in _OUTPUT_FILE or (name in _OUTPUT and not eq):
+            value = value if eq else (args[index + 1] if index + 1 < len(args) else "")
+        elif not (name in _OUTPUT and eq):
+            continue
+        if name in _OUTPUT_FILE or _FILE.search(value):
+            return Rule(M, f"looks like it writes to a file ({path} {name})", guessed=True)
+    return None
+
+
 def _changes(path: str, words: list[str], flags: list[str]) -> Rule | None:
-    """What it acts on and the word that says so: "looks like it changes fooctl app (rollback)"."""
-    verb = next((w for w in words if _parts(w) & _CHANGE), None)
+    """What it acts on and the word that says so: "looks like it changes fooctl app (rollback)".
+
+    The first verb says what the command does (`fooctl stat deploy` reads); a flag that changes
+    (`--execute`) changes whatever the verb.
+    """
+    first = next((w for w in words if _parts(w) & (_CHANGE | _READ)), None)
+    verb = first if first is not None and _parts(first) & _CHANGE else None
     flag = next((f for f in flags if _CHANGE_FLAGS.match(f)), None)
     if verb is None and flag is None:
         return None
@@ -79,7 +106,7 @@ def _changes(path: str, words: list[str], flags: list[str]) -> Rule | None:
 
 
 def _reads(path: str, args: Sequence[str]) -> Rule | None:
-    words = [arg for arg in args[:6] if _WORD.match(arg)]
+    words = [arg for arg in args if _WORD.match(arg)]
     reads = any(_parts(w) & _READ for w in words[:4]) or any(a in _READ_FLAGS for a in args)
     if not reads:
         return None

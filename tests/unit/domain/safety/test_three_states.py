@@ -180,3 +180,21 @@ def test_real_redirections_still_write(command: str) -> None:
 )
 def test_secret_stores_and_tools_that_run_other_commands_are_withheld(command: str) -> None:
     assert classify_action(command).kind is ActionKind.WITHHELD
+
+
+@pytest.mark.parametrize(
+    ("command", "safe"),
+    [
+        ("fooctl list -o json", True),
+        ("fooctl list -o wide", True),
+        ("fooctl list --output out.txt", False),
+        ("fooctl list -o /tmp/report", False),
+        ("fooctl get x --save", False),
+        ("fooctl get x --then-delete", False),
+        ("fooctl viz stat deploy", True),
+    ],
+)
+def test_a_guess_reads_the_first_verb_and_sees_files_written_and_deleting_flags(
+    command: str, safe: bool
+) -> None:
+    assert classify_command(command).looks_read_only is safe
