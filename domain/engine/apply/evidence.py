@@ -103,9 +103,9 @@ def add_evidence(
             progress=progress,
             tests_hypothesis_id=hypothesis_id,
         )
-        evidence.analysis = ctx.log.safety.optional_text(item.analysis)
+        evidence.analysis = ctx.log.safety.optional_text(item.analysis, shown=False)
         evidence.stance = item.stance if hypothesis_id else None
-        evidence.key_findings = ctx.log.safety.texts(item.key_findings)
+        evidence.key_findings = ctx.log.safety.texts(item.key_findings, shown=False)
         ctx.log.evidence_refs[item.ref] = evidence.evidence_id
         added.append(evidence)
     return added

@@ -42,7 +42,9 @@ def add_hypotheses(ctx: TurnContext, items: Sequence[HypothesisToAdd]) -> None:
             EvidenceRequirement(
                 description=r.description,
                 evidence_type=r.evidence_type,
-                acquisition_guidance=ctx.log.safety.optional_text(r.acquisition_guidance),
+                acquisition_guidance=ctx.log.safety.optional_text(
+                    r.acquisition_guidance, shown=False
+                ),
                 criticality=r.criticality,
             )
             for r in item.evidence_requirements
@@ -51,7 +53,7 @@ def add_hypotheses(ctx: TurnContext, items: Sequence[HypothesisToAdd]) -> None:
             statement=ctx.log.safety.text(item.statement),
             category=item.category,
             likelihood=item.likelihood,
-            rationale=ctx.log.safety.text(item.rationale),
+            rationale=ctx.log.safety.text(item.rationale, shown=False),
             generation_mode=item.generation_mode,
             evidence_requirements=requirements,
             generated_at_turn=ctx.case.current_turn,
@@ -73,7 +75,7 @@ def update_hypotheses(
         if update.likelihood is not None:
             hypothesis.likelihood = update.likelihood
         if update.rationale:
-            hypothesis.rationale = ctx.log.safety.text(update.rationale)
+            hypothesis.rationale = ctx.log.safety.text(update.rationale, shown=False)
         if update.status is not None and update.status is not hypothesis.status:
             _change_status(ctx, hypothesis, update, refutations)
 

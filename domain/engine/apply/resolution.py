@@ -119,7 +119,7 @@ def _working(ctx: TurnContext, update: WorkingConclusionUpdate) -> None:
     ctx.case.working_conclusion = WorkingConclusion(
         statement=safety.text(update.statement),
         confidence=update.confidence,
-        reasoning=safety.text(update.reasoning),
+        reasoning=safety.text(update.reasoning, shown=False),
         supporting_evidence_ids=_known_evidence(ctx, update.supporting_evidence_ids),
         caveats=safety.texts(update.caveats),
         updated_at=ctx.now,

@@ -71,9 +71,11 @@ class SafetyLog:
         self._log(sanitized.removed, shown=shown)
         return sanitized.text
 
-    def optional_text(self, text: str | None, *, actions: bool = False) -> str | None:
+    def optional_text(
+        self, text: str | None, *, actions: bool = False, shown: bool = True
+    ) -> str | None:
         """Like ``text``, keeping None."""
-        return None if text is None else self.text(text, actions=actions)
+        return None if text is None else self.text(text, actions=actions, shown=shown)
 
     def texts(
         self, texts: Iterable[str], *, actions: bool = False, shown: bool = True

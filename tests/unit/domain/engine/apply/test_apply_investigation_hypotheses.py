@@ -278,3 +278,27 @@ def test_a_contradiction_quotes_no_unsafe_command_from_the_model() -> None:
         assert "kubectl delete" not in shown
     assert "(command withheld: `rm` — it deletes files recursively)" in confirmation.prompt
     assert len(ctx.log.safety.removed) == 3  # each withheld once, however often it is quoted
+
+
+def test_a_command_withheld_from_a_rationale_no_one_sees_is_not_announced() -> None:
+    case = verified_case()
+    hypothesis = add_hypothesis(case)
+    ctx = ctx_for(case)
+
+    apply_reply(
+        ctx,
+        investigating(
+            hypotheses_to_update=[
+                {
+                    "hypothesis_id": hypothesis.hypothesis_id,
+                    "status": "active",
+                    "likelihood": 0.6,
+                    "rationale": "if so, kubectl delete ns payments would clear it",
+                }
+            ]
+        ),
+    )
+
+    assert "kubectl delete" not in hypothesis.rationale
+    assert len(ctx.log.safety.removed) == 1
+    assert ctx.log.safety.notice() is None
