@@ -49,7 +49,8 @@ class ConfirmationPrompt(View):
 
 
 class RequestCard(View):
-    """An evidence request with how to obtain it (commands are read-only, already checked)."""
+    """An evidence request with how to obtain it (commands read-only, checked or judged by their
+    verbs: the renderer labels the latter "not checked")."""
 
     request_id: str
     label: str
@@ -105,7 +106,8 @@ class RootCauseView(View):
 
 
 class SolutionView(View):
-    """A proposed, applied or verified solution (commands already checked)."""
+    """A proposed, applied or verified solution (commands already judged: checks, actions that
+    the renderer labels with what they change, and notes for withheld ones)."""
 
     solution_id: str
     title: str
