@@ -17,6 +17,7 @@ from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
 from domain.engine.apply.reply import apply_reply, ask_what_follows
+from domain.engine.briefing import EvidenceBrief, brief_evidence, kept_with_findings
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
 from domain.engine.inputs import TurnInput
@@ -134,7 +135,9 @@ class TurnEngine:
         notes = [decision_note(work.decided)] if work.decided else []
         prompt = render_prompt(
             prompt_kind_for(ctx.case),
-            PromptContext(case=ctx.case, turn=turn, excerpts=work.excerpts, notes=notes),
+            PromptContext(
+                case=ctx.case, turn=turn, excerpts=work.excerpts, notes=notes, brief=work.brief
+            ),
             clock=self._clock,
         )
         debug = DebugInfo(template=prompt.template, template_hash=prompt.template_hash)
@@ -206,7 +209,7 @@ class TurnEngine:
         for upload in ctx.turn.files:
             case.add_participant(upload.file.uploaded_by)
             if upload.file.file_id not in known:
-                case.uploaded_files.append(upload.file)
+                case.uploaded_files.append(kept_with_findings(upload))
 
     async def _after_answer(
         self, ctx: TurnContext, result: AnswerResult | None
@@ -234,9 +237,12 @@ class TurnEngine:
         self._register(ctx)
         work.decided = typed_decision(ctx)
         work.documents = await self._after_answer(ctx, work.decided)
-        work.query = turn_query(ctx)
+        work.query = turn_query(ctx, broad=self._llm.enabled)
         async with self._retrieving:
-            work.excerpts = await retrieve(ctx, self._knowledge, self._settings)
+            work.excerpts = await retrieve(ctx, self._knowledge, self._settings, work.query)
+        work.brief = brief_evidence(
+            ctx.case, turn, work.excerpts, budget_tokens=self._settings.evidence_tokens
+        )
         return work
 
     async def _ask(self, prompt: RenderedPrompt, case_id: str) -> EngineReply:
@@ -258,7 +264,7 @@ class TurnEngine:
         apply_reply(ctx, reply)
         text = _held_to_the_case(ctx, ctx.log.safety.text(reply.agent_response))
         outcome = reply.state_updates.outcome if isinstance(reply, InvestigationResponse) else None
-        citations = cited(ctx, reply.citations, work.excerpts)
+        citations = cited(ctx, reply.citations, work.brief.quoted)
         record_turn(
             ctx.case,
             before,
@@ -345,6 +351,8 @@ class _Turn:
     excerpts: list[RetrievedChunk] = field(default_factory=list)
     query: str = ""
     """What the knowledge was searched for this turn (empty: no search)."""
+    brief: EvidenceBrief = field(default_factory=EvidenceBrief)
+    """The evidence quoted to the model this turn: what it may cite."""
 
     def result(
         self,

@@ -7,8 +7,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domain.engine.briefing import DEFAULT_EVIDENCE_TOKENS
 from domain.engine.context import TurnContext
 from domain.engine.intents import parse_decision
+from domain.investigation.hypotheses import UNDER_TEST
 from domain.knowledge import (
     Citation,
     KnowledgeBaseKind,
@@ -19,6 +21,8 @@ from domain.knowledge import (
 )
 
 QUERY_NOTE_CHARS = 120
+QUERY_CHARS = 600
+QUERY_FINDINGS = 3
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,9 @@ class RetrievalSettings:
     case_excerpts: int = 6
     knowledge_excerpts: int = 3
     history_for_retrieval: int = 6
+    evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
+    """The turn's budget for quoted evidence: files' findings and the lines around them first,
+    then retrieved excerpts (``domain/engine/briefing.py``)."""
     turns_at_once: int = 4
     """Turns retrieving at the same time; the others wait their turn, first come first served.
 
@@ -37,19 +44,50 @@ class RetrievalSettings:
     """
 
 
-def turn_query(ctx: TurnContext) -> str:
-    """What to search for: the new messages (not a bare yes/no), else file names, else the case."""
+def turn_query(ctx: TurnContext, *, broad: bool = True) -> str:
+    """What to search for: the new messages, the problem, the open hypotheses and the findings.
+
+    The person's caption ("here's the log, sorry it's big") says little about what matters, so the
+    search also carries what the case is about (the confirmed problem, else the proposed one, else
+    the title), the hypotheses still under test, and what stood out in the files (this turn's, else
+    the case's). A bare yes or no is not searched for; file names only when nothing else is known.
+
+    Without ``broad`` (a turn without a model, whose excerpts are shown to people as they are)
+    only the new messages are searched for, then file names, then the problem.
+    """
     case = ctx.case
     text = ctx.turn.text if parse_decision(ctx.turn.text) is None else ""
-    query = text or " ".join(f.file.filename for f in ctx.turn.files)
-    return (query or case.consulting.proposed_problem_statement or case.title).strip()
+    if not broad:
+        query = text or " ".join(f.file.filename for f in ctx.turn.files)
+        return (query or _problem(ctx)).strip()
+    parts = [text, _problem(ctx)]
+    parts.extend(h.statement for h in case.hypotheses.values() if h.status in UNDER_TEST)
+    parts.extend(_finding_messages(ctx))
+    query = " ".join(dict.fromkeys(" ".join(p.split()) for p in parts if p.strip()))
+    if not query:
+        query = " ".join(f.file.filename for f in ctx.turn.files) or case.title
+    return query.strip()[:QUERY_CHARS].strip()
+
+
+def _problem(ctx: TurnContext) -> str:
+    case = ctx.case
+    if case.problem_verification is not None and case.problem_verification.symptom_statement:
+        return case.problem_verification.symptom_statement
+    return case.consulting.proposed_problem_statement or case.title
+
+
+def _finding_messages(ctx: TurnContext) -> list[str]:
+    """The messages of the top findings: this turn's files first, else those the case keeps."""
+    now = [f for upload in ctx.turn.files if upload.report for f in upload.report.findings]
+    found = now or [f for file in ctx.case.uploaded_files for f in file.findings]
+    return [f.changed or f.message for f in found[:QUERY_FINDINGS]]
 
 
 async def retrieve(
-    ctx: TurnContext, knowledge: KnowledgePort, settings: RetrievalSettings
+    ctx: TurnContext, knowledge: KnowledgePort, settings: RetrievalSettings, query: str
 ) -> list[RetrievedChunk]:
-    """Excerpts for the newest input from the case's evidence, the person's runbooks, the KB."""
-    case, query = ctx.case, turn_query(ctx)
+    """Excerpts for ``query`` from the case's evidence, the person's runbooks, the KB."""
+    case = ctx.case
     if not query:
         return []
     history = [m.text for m in ctx.turn.conversation[-settings.history_for_retrieval :]]

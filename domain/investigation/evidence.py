@@ -9,6 +9,7 @@ from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel, new_id, utc_now
 from domain.investigation.progress import VERIFICATION_MILESTONES, InvestigationProgress
+from domain.knowledge import Finding
 
 
 class EvidenceCategory(StrEnum):
@@ -170,3 +171,5 @@ class UploadedFile(DomainModel):
     """The Slack file id (or local path in the console surface)."""
     line_count: int | None = Field(default=None, ge=0)
     redactions: int = Field(default=0, ge=0)
+    findings: list[Finding] = Field(default_factory=list)
+    """What stood out in it when it was read (without the lines around each), for later turns."""

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from domain.engine.prompts import fence, fill
+from domain.engine.briefing import fence
+from domain.engine.prompts import fill
 from domain.investigation.evidence_requests import RequestCategory
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import ChatMessage

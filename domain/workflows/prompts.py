@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from domain.engine.prompts import fence, fill
+from domain.engine.briefing import fence
+from domain.engine.prompts import fill
 from domain.llm import ChatMessage
 from domain.ports import Clock
 from domain.prompt_files import contract_hash, load_prompt

@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from domain.engine.briefing import fence
 from domain.engine.inputs import TurnInput
 from domain.engine.prompts import (
     PromptContext,
     PromptKind,
-    fence,
     fill,
     load_template,
     prompt_kind_for,

@@ -220,7 +220,7 @@ async def test_a_case_nothing_was_uploaded_to_has_no_evidence_to_search() -> Non
     assert searched == [KnowledgeBaseKind.PERSONAL, KnowledgeBaseKind.GLOBAL]
 
 
-async def test_files_alone_are_searched_by_name_and_registered_once() -> None:
+async def test_files_alone_are_searched_by_what_the_case_is_about_and_registered_once() -> None:
     rig = Rig()
     file = upload("db.log")
     case = investigating_case()
@@ -228,8 +228,18 @@ async def test_files_alone_are_searched_by_name_and_registered_once() -> None:
 
     result = await rig.turn(case, inputs(files=[file]), investigating("Reading db.log."))
 
-    assert rig.knowledge.queries[0][1] == "db.log"
+    assert rig.knowledge.queries[0][1] == case.problem_verification.symptom_statement
     assert result.case.uploaded_files == [file.file]
+
+
+async def test_a_case_without_a_problem_searches_a_lone_file_by_name() -> None:
+    rig = Rig()
+    file = upload("db.log")
+    case = new_case(title="")
+
+    await rig.turn(case, inputs(files=[file]), consulting("Reading db.log."))
+
+    assert rig.knowledge.queries[0][1] == "db.log"
 
 
 async def test_a_terminal_case_uses_the_terminal_template() -> None:

@@ -20,11 +20,11 @@ async def test_a_turn_records_what_it_searched_for_and_what_it_cited() -> None:
         investigating("See app.log:7.", citations=["app.log:7"]),
     )
 
-    assert result.case.turn_history[-1].actions_taken == [
-        'searched the knowledge for "is the pool exhausted?": 1 case, 0 personal, 1 global '
-        "excerpt(s)",
-        "cited app.log:7",
-    ]
+    searched, cites = result.case.turn_history[-1].actions_taken
+    # The person's words first, then what the case is about (its confirmed problem).
+    assert searched.startswith('searched the knowledge for "is the pool exhausted? Payments API')
+    assert searched.endswith('": 1 case, 0 personal, 1 global excerpt(s)')
+    assert cites == "cited app.log:7"
 
 
 async def test_without_a_model_the_search_is_recorded_too() -> None:
