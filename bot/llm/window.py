@@ -1,8 +1,9 @@
 """Fitting a prompt into the model's context window by token count (litellm's counter).
 
 The first message (system prompt with the case state) and the last one (the newest input) are kept;
-messages between them (older conversation, retrieved excerpts) are dropped oldest first. If that is
-not enough, the newest input is shortened in its middle, keeping its start and end.
+messages between them (older conversation, then quoted evidence, least decisive first) are dropped
+oldest first, and the newest input then says how many were left out. If that is not enough, the
+newest input is shortened in its middle, keeping its start and end.
 """
 
 from __future__ import annotations
@@ -14,6 +15,12 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 TRIM_MARK = "\n…[trimmed to fit the model's context window]…\n"
+DROPPED_NOTE = (
+    "\nSystem note: {count} earlier message(s) (older conversation, then the least decisive "
+    "quoted evidence) were left out to fit the model's context window."
+)
+DROPPED_NOTE_TOKENS = 40
+"""More than the note about dropped messages takes in any tokenizer."""
 MIN_KEEP_CHARS = 200
 MESSAGE_OVERHEAD_TOKENS = 16
 """More than any tokenizer adds per message (role, separators, start and end markers)."""
@@ -72,11 +79,18 @@ def fit_messages(messages: Sequence[Message], *, budget: int, count: TokenCounte
         return fitted
     sizes = [count([m]) for m in fitted]
     total = sum(sizes)
+    if total <= budget:
+        return fitted
+    # What is dropped is said in the newest input: room is kept for the sentence.
+    budget = max(budget - DROPPED_NOTE_TOKENS, 0) if len(fitted) > 2 else budget
     keep = 1  # index of the oldest message between the first and the last still kept
     while keep < len(fitted) - 1 and total > budget:
         total -= sizes[keep]
         keep += 1
     fitted = fitted[:1] + fitted[keep:]
+    if keep > 1:
+        last = fitted[-1]
+        fitted[-1] = {**last, "content": last["content"] + DROPPED_NOTE.format(count=keep - 1)}
     for _ in range(4):
         excess = total - budget
         if excess <= 0:

@@ -354,7 +354,8 @@ async def test_long_conversations_are_trimmed_oldest_first(server: FakeLLMServer
 
     sent = server.requests[0]["messages"]
     assert sent[0]["content"] == "You are a test."
-    assert sent[-1]["content"] == "the newest input"
+    assert sent[-1]["content"].startswith("the newest input\nSystem note: ")
+    assert "left out to fit the model's context window" in sent[-1]["content"]
     assert 1 <= len(sent) - 2 < len(history)
     assert sent[1]["content"].startswith(f"turn {6 - (len(sent) - 2)}:")
 

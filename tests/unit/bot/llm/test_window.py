@@ -137,8 +137,14 @@ def test_each_message_is_counted_once_however_many_are_dropped() -> None:
 
     fitted = fit_messages([system, *excerpts, newest], budget=100, count=counting)
 
-    # The oldest excerpts go first; the tokenizer never runs over the whole prompt again.
-    assert fitted == [system, *excerpts[-9:], newest]
+    # The oldest excerpts go first, and the newest input says so (room is kept for that
+    # sentence); the tokenizer never runs over the whole prompt again.
+    kept = fitted[1:-1]
+    assert kept == excerpts[-len(kept) :]
+    assert 4 <= len(kept) <= 9
+    assert fitted[0] == system
+    assert fitted[-1]["content"].startswith("what now\nSystem note: ")
+    assert f"{200 - len(kept)} earlier message(s)" in fitted[-1]["content"]
     assert counting.sizes == [1] * 202
 
 
