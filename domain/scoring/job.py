@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
+from domain.budget import LLMBudgetExceededError
 from domain.case import Case
 from domain.errors import DomainError
 from domain.llm import (
@@ -223,6 +224,9 @@ class ScoringJob:
             except LLMRefusedError as refused:
                 # The same request would be refused again: say why now, no waits.
                 raise JudgeFailedError(refusal_reason(refused, phase)) from refused
+            except LLMBudgetExceededError as stopped:
+                # The budget holds until tomorrow (or for good, for a case's cap): no waits.
+                raise JudgeFailedError(stopped.breach.sentence()) from stopped
             except RETRYABLE as error:
                 logger.warning(
                     "judge turn failed",

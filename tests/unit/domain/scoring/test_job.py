@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from domain.budget import Breach, BudgetScope, LLMBudgetExceededError
 from domain.llm import LLMRateLimitedError, LLMTimeoutError, LLMUnavailableError, ModelTier
 from domain.retry import RetryPolicy
 from domain.scoring.job import NO_JUDGE, ScoringJob
@@ -228,3 +229,15 @@ def test_waits_double_from_the_first_delay() -> None:
     policy = RetryPolicy(attempts=4, first_delay_s=0.5)
 
     assert [policy.delay(n) for n in (1, 2, 3)] == [0.5, 1.0, 2.0]
+
+
+async def test_a_budget_that_stops_the_judge_fails_the_scoring_at_once_saying_so() -> None:
+    breach = Breach(scope=BudgetScope.CASE, limit="$1.00", spent="$1.10 spent")
+    k = await kit(LLMBudgetExceededError(breach))
+
+    failed = await k.job.run(k.score.score_id)
+
+    assert failed.status is ScoringStatus.FAILED
+    assert failed.error_message is not None
+    assert failed.error_message.startswith("This case has reached its model budget of $1.00")
+    assert k.sleeps.waits == []
