@@ -6,6 +6,7 @@ budget gate first; each scripted reply of the fake model counts 160 tokens.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
@@ -94,6 +95,8 @@ async def test_a_case_past_its_cap_goes_on_without_the_model_and_says_so_once(
     answer = last_answer(bot, thread_ts)
     assert "This case has reached its model budget of 200 tokens (320 used)" in answer
     assert bot.bot_messages(thread_ts)[-1]["text"].count("model budget") == 1
+    summary = json.dumps(bot.bot_messages(thread_ts)[0]["blocks"], ensure_ascii=False)
+    assert "🪙 2 model calls · 320 tokens" in summary  # the living summary's footer
     other_ts = await bot.mention("db-1 is down", statement_reply())
     assert len(bot.llm.requests) == 3  # another case still has its own budget
     assert NO_MODEL not in last_answer(bot, other_ts)
