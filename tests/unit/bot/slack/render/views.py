@@ -79,7 +79,10 @@ def full_reply() -> TurnReply:
     return TurnReply(
         kind=ReplyKind.ANSWER,
         text="**Every 500 is a pool timeout.** See `payments.log`.\n\nNext: pool metrics.",
-        notices=["Withheld 1 suggested command(s) that would change the system."],
+        notices=[
+            "Withheld 1 suggested command: `kubectl` — it deletes the namespace and everything"
+            " in it."
+        ],
         evidence_requests=[request_card()],
         hypotheses=[
             HypothesisView(
