@@ -18,7 +18,8 @@ from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.models.llm_server import FakeLLMServer
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.alerts.alert_harness import ALERT_TOKEN
-from tests.integration.bot.harness import CHANNEL, MODEL_TIMEOUT_S, BotHarness, text_of
+from tests.integration.bot.conversation.test_commands import fm
+from tests.integration.bot.harness import CHANNEL, MODEL_TIMEOUT_S, OPENER, BotHarness, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply
 
 TOMORROW = datetime.now(UTC).date() + timedelta(days=1)
@@ -126,3 +127,37 @@ async def test_a_workspace_past_its_day_goes_on_without_the_model_until_the_next
     assert len(bot.llm.requests) == 3
     assert "budget" not in bot.bot_messages(second_ts)[-1]["text"]
     assert len(channel_notices(bot)) == 1
+
+
+async def test_status_cases_and_the_home_say_what_the_model_cost(
+    capped: BotHarness, slack: FakeSlack
+) -> None:
+    bot = capped
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    case = await bot.case(thread_ts)
+
+    status = await fm(bot, f"status {case.short_id}")
+    listed = await fm(bot, "cases")
+    await bot.send(
+        slack.payloads.event(
+            "reaction_added",
+            type="app_home_opened",
+            user=OPENER,
+            channel="D0FMHOME",
+            tab="home",
+            item=None,
+            reaction=None,
+            item_user=None,
+        )
+    )
+    await bot.settle()
+
+    cost = "1 model call · 160 tokens"
+    assert f"Model use: {cost}; no price is known for the model." in text_of(status)
+    assert f"🪙 {cost}" in text_of(listed)
+    home = slack.home(OPENER)
+    assert home is not None
+    shown = json.dumps(home["blocks"], ensure_ascii=False)
+    assert f"🪙 {cost}" in shown
+    assert f"Model use in this workspace today: {cost}" in shown
+    assert slack.invalid_payloads == []
