@@ -54,7 +54,7 @@ def guess(path: str, args: Sequence[str]) -> Rule | None:
     words = [arg for arg in args if _WORD.match(arg)]
     flags = [arg.partition("=")[0] for arg in args if arg.startswith("-")]
     program = path.split()[0] if path.split() else path
-    if program in _SECRET_STORES:
+    if program in _SECRET_STORES and args:  # alone, `pass` lists names (and is Python's no-op)
         return Rule(D, f"reads a secret store ({program}), printing secrets", guessed=True)
     runs = next((w for w in words if _parts(w) & _RUNS), "--" if "--" in args else None)
     if runs is not None:

@@ -198,3 +198,9 @@ def test_a_guess_reads_the_first_verb_and_sees_files_written_and_deleting_flags(
     command: str, safe: bool
 ) -> None:
     assert classify_command(command).looks_read_only is safe
+
+
+def test_a_secret_store_named_alone_in_a_sentence_is_a_word() -> None:
+    text = "Replace the `pass` statement with a return."
+
+    assert sanitize_text(text).text == text
