@@ -8,6 +8,7 @@ after the block. A label already there is not written twice, so labelling is ide
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from domain.safety.text.blocks import fences
@@ -16,6 +17,7 @@ from domain.safety.text.prose import Candidate
 from domain.safety.verdicts import ActionKind, ActionVerdict
 
 ARROW = "↳ "
+_PROSE_TAIL = re.compile(r"\s(?:and|then|so|or|but|if|when|until|before|after|while)\s")
 Judge = Callable[[str], ActionVerdict]
 
 
@@ -61,6 +63,9 @@ _Edit = tuple[int, int, str] | None
 
 
 def _inline(text: str, start: int, end: int, label: str, wrap: bool) -> _Edit:
+    if wrap:  # "run argocd app sync api and watch": the command ends before "and"
+        tail = _PROSE_TAIL.search(text, start, end)
+        end = tail.start() if tail else end
     note = f" ({label})"
     if text[end:].startswith(note):
         return None

@@ -204,3 +204,12 @@ def test_a_secret_store_named_alone_in_a_sentence_is_a_word() -> None:
     text = "Replace the `pass` statement with a return."
 
     assert sanitize_text(text).text == text
+
+
+def test_a_command_in_a_sentence_is_put_in_code_without_the_words_after_it() -> None:
+    shown = sanitize_text("To recover, argocd app rollback fw 41 and watch.", actions=True).text
+
+    assert shown == (
+        "To recover, `argocd app rollback fw 41` (↳ changes state: it rolls an Argo CD"
+        " application back to an earlier revision) and watch."
+    )
