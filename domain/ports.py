@@ -135,6 +135,10 @@ class AuditRepository(Protocol):
         """A case's entries, oldest first."""
         ...
 
+    async def recorded_since(self, team_id: str, action: str, *, since: datetime) -> bool:
+        """Whether the workspace has an entry of ``action`` at or after ``since``."""
+        ...
+
 
 class LLMCallRepository(Protocol):
     """Every LLM call's record (model, template and hash, latency, tokens, cost, outcome)."""

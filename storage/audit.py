@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -45,6 +47,16 @@ class SqlAuditRepository:
             )
             for row in rows
         ]
+
+    async def recorded_since(self, team_id: str, action: str, *, since: datetime) -> bool:
+        """Whether the workspace has an entry of ``action`` at or after ``since``."""
+        query = (
+            select(AuditRow.id)
+            .where(AuditRow.team_id == team_id, AuditRow.action == action, AuditRow.at >= since)
+            .limit(1)
+        )
+        async with self._sessions() as session:
+            return await session.scalar(query) is not None
 
 
 def _row(entry: AuditEntry) -> AuditRow:

@@ -1,4 +1,8 @@
-"""The alert channel hears once when a model budget is reached (the gate tells it once)."""
+"""The alert channel hears once when a model budget is reached.
+
+The gate tells this once per process; the audit log makes it once in all: a replica or a restart
+that reaches the same budget finds it already told (the day's since midnight UTC, a case's ever).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,13 @@ import logging
 from bot.services.cases import CaseStore
 from bot.services.ports import ChatSurface
 from bot.slack.render.holding_back import budget_notice
-from domain.budget import Breach, BudgetScope
+from domain.budget import Breach, BudgetScope, day_of
 from domain.ports import AuditRepository, Clock
 from domain.records import AuditEntry
 
 logger = logging.getLogger(__name__)
 
-REACHED = "budget.reached"
+REACHED = {BudgetScope.DAY: "budget.day_reached", BudgetScope.CASE: "budget.case_reached"}
 
 
 class BudgetNotices:
@@ -37,6 +41,9 @@ class BudgetNotices:
     async def tell(self, breach: Breach, case_id: str) -> None:
         """One message in the alert channel: which budget, and what happens now."""
         case = await self._cases.get(case_id)
+        action = REACHED[breach.scope]
+        if await self._told(case.team_id, case.case_id, action):
+            return
         label = (case.short_id or case.case_id) if breach.scope is BudgetScope.CASE else None
         notice = budget_notice(breach, case_label=label)
         await self._surface.post(channel=self._channel, thread_ts=None, message=notice)
@@ -45,10 +52,17 @@ class BudgetNotices:
                 team_id=case.team_id,
                 case_id=case.case_id if breach.scope is BudgetScope.CASE else None,
                 actor="faultmaven",
-                action=REACHED,
-                detail={"scope": breach.scope.value, "limit": breach.limit, "spent": breach.spent},
+                action=action,
+                detail={"limit": breach.limit, "spent": breach.spent},
                 source="system",
                 at=self._clock.now(),
             )
         )
         logger.info("budget reached, alert channel told", extra={"scope": breach.scope.value})
+
+    async def _told(self, team_id: str, case_id: str, action: str) -> bool:
+        if action == REACHED[BudgetScope.CASE]:
+            entries = await self._audit.list_for_case(case_id)
+            return any(entry.action == action for entry in entries)
+        since, _ = day_of(self._clock.now())
+        return await self._audit.recorded_since(team_id, action, since=since)

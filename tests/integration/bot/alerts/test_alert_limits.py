@@ -51,6 +51,23 @@ async def over_budget(
         await harness.stop()
 
 
+async def spend_the_day(bot: BotHarness) -> None:
+    """1,100 tokens spent today outside any case (a knowledge-base answer)."""
+    await bot.runtime.repositories.llm_calls.record(
+        LLMCallRecord(
+            case_id=None,
+            model="openai/test-model",
+            template="kb_answer",
+            template_hash="h",
+            latency_ms=10,
+            prompt_tokens=900,
+            completion_tokens=200,
+            outcome=LLMCallOutcome.OK,
+            at=datetime.now(UTC),
+        )
+    )
+
+
 async def test_an_alert_resolved_after_the_debounce_was_analysed_and_stays_open(
     debounced: BotHarness,
 ) -> None:
@@ -92,19 +109,7 @@ async def test_past_the_day_s_budget_an_alert_s_analysis_is_one_sentence(
     over_budget: BotHarness,
 ) -> None:
     bot = over_budget
-    await bot.runtime.repositories.llm_calls.record(
-        LLMCallRecord(
-            case_id=None,
-            model="openai/test-model",
-            template="kb_answer",
-            template_hash="h",
-            latency_ms=10,
-            prompt_tokens=900,
-            completion_tokens=200,
-            outcome=LLMCallOutcome.OK,
-            at=datetime.now(UTC),
-        )
-    )
+    await spend_the_day(bot)
 
     await post_alert(bot, crash_looping())
     await bot.settle(expect=2)
@@ -117,3 +122,26 @@ async def test_past_the_day_s_budget_an_alert_s_analysis_is_one_sentence(
         bot, alert["ts"]
     )
     assert "FaultMaven answers without the model until 00:00 UTC" in text_of(notice)
+
+
+async def test_after_a_restart_the_alert_channel_is_not_told_of_the_same_day_again(
+    slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    env = {"FM_LLM_DAILY_BUDGET_TOKENS": "1000"}
+    first = await alert_bot(slack, llm, tmp_path, catalog=False, env=env)
+    try:
+        await spend_the_day(first)
+        await post_alert(first, crash_looping())
+        await first.settle(expect=2)
+    finally:
+        await first.stop()
+    again = await alert_bot(slack, llm, tmp_path, catalog=False, env=env)
+    try:
+        await post_alert(again, crash_looping(namespace="checkout"))
+        await again.settle(expect=2)
+        notices = [m for m in alert_messages(again) if "budget" in text_of(m)]
+    finally:
+        await again.stop()
+
+    assert len(notices) == 1
+    assert llm.requests == []

@@ -175,3 +175,17 @@ async def test_audit_entries_written_together_keep_their_order(repos: Repositori
 
     entries = await repos.audit.list_for_case("case_x")
     assert [e.action for e in entries] == ["case.opened", "confirmation.answered"]
+
+
+async def test_the_audit_log_says_whether_a_workspace_did_something_since_a_moment(
+    repos: Repositories,
+) -> None:
+    entry = AuditEntry(
+        team_id="T1", actor="faultmaven", action="budget.day_reached", source="system", at=at(10)
+    )
+    await repos.audit.record(entry)
+
+    assert await repos.audit.recorded_since("T1", "budget.day_reached", since=at(10))
+    assert not await repos.audit.recorded_since("T1", "budget.day_reached", since=at(11))
+    assert not await repos.audit.recorded_since("T2", "budget.day_reached", since=at(0))
+    assert not await repos.audit.recorded_since("T1", "budget.case_reached", since=at(0))
