@@ -31,6 +31,7 @@ from domain.engine.schemas import (
     InvestigationResponse,
     TerminalResponse,
 )
+from domain.engine.second_look import second_look
 from domain.engine.view import DebugInfo, DocumentView, ReplyKind, TurnReply
 from domain.errors import NotFoundError
 from domain.investigation.evidence_requests import block_request
@@ -156,7 +157,10 @@ class TurnEngine:
             return self._no_llm(work, unreachable=True, reason=error.breach.sentence())
         except LLMUnavailableError:
             return self._no_llm(work, unreachable=True)
-        return self._apply(work, reply, debug)
+        checked = await second_look(self._llm, work.ctx, reply)
+        return self._apply(
+            work, checked.reply, debug.model_copy(update={"second_look": checked.note})
+        )
 
     async def answer_confirmation(
         self,
@@ -262,7 +266,9 @@ class TurnEngine:
         ctx = work.ctx
         before = snapshot(ctx.case)
         apply_reply(ctx, reply)
-        text = _held_to_the_case(ctx, ctx.log.safety.text(reply.agent_response))
+        # An answer may name what a person would run to mitigate: a command that changes state
+        # is shown in code with what it changes, as a solution's is; evidence stays read-only.
+        text = _held_to_the_case(ctx, ctx.log.safety.text(reply.agent_response, actions=True))
         outcome = reply.state_updates.outcome if isinstance(reply, InvestigationResponse) else None
         citations = cited(ctx, reply.citations, work.brief.quoted)
         record_turn(

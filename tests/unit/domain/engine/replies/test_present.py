@@ -130,7 +130,8 @@ async def test_a_turn_shows_new_requests_and_solutions_and_only_conclusions_that
         case,
         said("what next?"),
         investigating(
-            "Run `kubectl delete pod api-0` — no wait.",
+            "Run `kubectl delete namespace shop` — no wait. Roll back: "
+            "`kubectl rollout undo deploy/api -n shop`.",
             evidence_requests=[
                 {
                     "label": "Pool metrics",
@@ -157,10 +158,11 @@ async def test_a_turn_shows_new_requests_and_solutions_and_only_conclusions_that
     assert reply.hypotheses == [], "unchanged this turn: the summary keeps them, no repeat"
     assert likely.hypothesis_id in case.hypotheses
     assert reply.working_conclusion is not None  # new this turn
+    # Destructive: withheld, named; changes state: shown in code with what it changes.
     assert "kubectl delete" not in reply.text
+    assert "`kubectl rollout undo deploy/api -n shop` (↳ changes state:" in reply.text
     assert reply.notices == [
-        "Withheld 1 suggested command: `kubectl` — it deletes pods; a controller re-creates its"
-        " own, a bare pod is gone."
+        "Withheld 1 suggested command: `kubectl` — it deletes the namespace and everything in it."
     ]
-    assert reply.debug.removed_commands[0].command == "kubectl delete pod api-0"
+    assert reply.debug.removed_commands[0].command == "kubectl delete namespace shop"
     assert reply.summary.cause is not None

@@ -342,8 +342,14 @@ class EngineMachine(RuleBasedStateMachine):
         shown += [c.prompt for c in self.case.confirmations]  # quoted again once answered
         shown += [e.summary + (e.analysis or "") for e in self.case.evidence]
         for text in shown:
-            assert "kubectl delete" not in text
+            assert "kubectl delete ns" not in text
             assert "rm -rf" not in text
+            # A command that changes state is shown only in code, saying what it changes (an
+            # answer may tell people how to mitigate); anywhere else it is withheld.
+            if text is reply.text:
+                assert text.count("kubectl delete") == text.count("` (↳ changes state:")
+            else:
+                assert "kubectl delete" not in text
         for card in self.reply.evidence_requests:
             assert all(classify_command(c).is_safe for c in card.commands)
         # A solution's actions are shown for people to run; nothing destructive ever is.
