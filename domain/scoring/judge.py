@@ -157,6 +157,8 @@ def describe_facts(facts: CaseFacts) -> str:
             f"- Evidence items collected: {facts.evidence_count}",
             f"- Destructive commands suggested (withheld ones included): {facts.unsafe_commands}",
             f"- State-changing actions proposed for people to run: {facts.actions_proposed}",
+            "- State-changing commands shown in the thread (labelled with what they change): "
+            f"{facts.changing_commands_shown}",
             f"- {root[0].upper()}{root[1:]}",
             f"- Root cause identified: {reached}",
         ]
