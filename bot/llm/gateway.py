@@ -63,6 +63,8 @@ REPAIR_PROMPT = (
     "Your previous reply did not match the required JSON schema. Errors:\n{errors}\n"
     "Reply again with only one JSON object that matches the schema exactly."
 )
+REPAIR_ECHO_CHARS = 4000
+"""At most this much of an invalid reply is shown back to the model with its errors."""
 CUT_OFF_PROMPT = (
     "Your previous reply was cut off at the output limit, so it is not valid JSON. Reply again "
     "with the same JSON object, shorter: keep agent_response brief and leave out optional details."
@@ -295,7 +297,7 @@ class LiteLLMGateway:
         note = CUT_OFF_PROMPT if first.cut_off else REPAIR_PROMPT.format(errors=brief(error))
         retry = [
             *prompt,
-            {"role": "assistant", "content": first.content},
+            {"role": "assistant", "content": echoed(first.content)},
             {"role": "user", "content": note},
         ]
         return retry, mode
@@ -361,6 +363,18 @@ class LiteLLMGateway:
 
         plain = [{"role": m.role, "content": m.content} for m in messages]
         return fit_messages(plain, budget=self._budget(model), count=count)
+
+
+def echoed(content: str) -> str:
+    """The invalid reply as it is shown back to the model: a runaway answer is not sent back whole.
+
+    Its start and end are enough for the model to see what it wrote; its errors say the rest.
+    """
+    if len(content) <= REPAIR_ECHO_CHARS:
+        return content
+    head, tail = REPAIR_ECHO_CHARS * 3 // 4, REPAIR_ECHO_CHARS // 4
+    cut = len(content) - head - tail
+    return f"{content[:head]}\n…[{cut:,} characters of this reply left out]…\n{content[-tail:]}"
 
 
 def _holds_json(content: str) -> bool:

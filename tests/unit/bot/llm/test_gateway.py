@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.llm.config import GatewayConfig
-from bot.llm.gateway import REPAIR_PROMPT, LiteLLMGateway
+from bot.llm.gateway import REPAIR_ECHO_CHARS, REPAIR_PROMPT, LiteLLMGateway
 from bot.llm.modes import Mode, request_options
 from bot.llm.window import TRIM_MARK
 from domain.base import DomainModel
@@ -110,6 +111,23 @@ async def test_an_invalid_reply_gets_one_repair_attempt_showing_its_errors(
     assert "- status: Extra inputs are not permitted" in repair[-1]["content"]
     outcomes = [r.outcome for r in kit.recorder.records]
     assert outcomes == [LLMCallOutcome.INVALID, LLMCallOutcome.REPAIRED]
+
+
+async def test_a_runaway_reply_is_not_sent_back_whole_for_its_repair(
+    server: FakeLLMServer,
+) -> None:
+    kit = gateway_for(server)
+    runaway = json.dumps({"answer": "the pool " * 25_000, "status": "resolved"})
+    server.script(reply(runaway), reply(GOOD))
+
+    assert await ask(kit.gateway) == GOOD
+
+    echoed = server.requests[1]["messages"][-2]["content"]
+    assert len(runaway) > 200_000
+    assert len(echoed) < REPAIR_ECHO_CHARS + 100
+    assert echoed.startswith(runaway[:100])
+    assert echoed.endswith(runaway[-100:])
+    assert "characters of this reply left out" in echoed
 
 
 async def test_garbage_twice_is_an_invalid_reply_error(server: FakeLLMServer) -> None:
