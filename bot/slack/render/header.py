@@ -119,6 +119,8 @@ def _time(moment: datetime) -> str:
 
 
 def _minutes(total: int) -> str:
+    if total < 1:
+        return "under a minute"
     hours, minutes = divmod(total, 60)
     return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 

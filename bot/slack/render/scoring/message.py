@@ -188,7 +188,7 @@ def facts_text(facts: CaseFacts) -> str:
         lines.append("• Root cause: ⚠️ none stated")
     else:
         cites = (
-            f"✅ yes ({facts.cited_evidence} item(s))"
+            f"✅ yes ({_items(facts.cited_evidence, 'evidence item')})"
             if facts.root_cause_cites_evidence
             else "⚠️ no"
         )
@@ -203,10 +203,16 @@ def facts_text(facts: CaseFacts) -> str:
     return "\n".join(lines)
 
 
+def _items(count: int, noun: str) -> str:
+    """``1 evidence item``, ``2 evidence items``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _confidence(facts: CaseFacts) -> str:
     confidence = round((facts.root_cause_confidence or 0.0) * 100)
     basis = (
-        f"{confidence}% with {facts.evidence_count} evidence item(s), {facts.cited_evidence} cited"
+        f"{confidence}% with {_items(facts.evidence_count, 'evidence item')}, "
+        f"{facts.cited_evidence} cited"
     )
     if facts.confidence_check is ConfidenceCheck.CALIBRATED:
         return f"✅ {basis}"

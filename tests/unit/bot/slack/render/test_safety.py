@@ -54,7 +54,7 @@ async def test_an_alert_analysis_shows_no_unsafe_command() -> None:
         assert command not in analysis_record(outcome, [])
 
 
-async def test_a_turn_reply_and_its_request_cards_show_no_unsafe_command() -> None:
+async def test_a_turn_reply_shows_changes_labelled_and_its_request_cards_only_reads() -> None:
     rig = Rig()
     request = {
         "label": "Kubelet state",
@@ -79,8 +79,14 @@ async def test_a_turn_reply_and_its_request_cards_show_no_unsafe_command() -> No
     )
 
     message = reply_message(result.reply, case_id="case_1")
-    assert_nothing_unsafe(message)
+    shown = json.dumps([message.text, message.block_dicts()], ensure_ascii=False)
+    # Destructive: never shown. Changes state: shown in the answer, saying what it changes, for
+    # a person to run (as a mitigation would be); the request card keeps only reads.
+    assert "rm -rf" not in shown
+    assert "changes state: it deletes pods" in shown
+    assert "changes state: it starts, stops or restarts a service" in shown
     (card,) = result.reply.evidence_requests
+    assert_nothing_unsafe(reply_message(result.reply.model_copy(update={"text": ""}), case_id="c"))
     assert card.file_locations == ["/var/lib/kubelet/config.yaml"]
     assert card.commands == ["journalctl -u kubelet --since '1 hour ago'"]
     assert "kubectl get pods" in result.reply.text
