@@ -159,6 +159,19 @@ class RemovedCommand(View):
     reason: str
 
 
+class SecondLookNote(View):
+    """What the second look did to a confident root cause (for audit and the evaluations)."""
+
+    before: float = Field(ge=0.0, le=1.0)
+    """The confidence the model stated."""
+    after: float = Field(ge=0.0, le=1.0)
+    """The confidence shown: never above ``before``."""
+    unshown: list[str] = Field(default_factory=list)
+    """The links of its causal chain that no evidence the case holds shows yet."""
+    failed: bool = False
+    """The check's model call failed: the root cause was shown as the model gave it."""
+
+
 class DebugInfo(View):
     """What happened under the hood, for logs and audit."""
 
@@ -168,6 +181,8 @@ class DebugInfo(View):
     unsafe_commands_removed: int = 0
     removed_commands: list[RemovedCommand] = Field(default_factory=list)
     ignored: list[str] = Field(default_factory=list)
+    second_look: SecondLookNote | None = None
+    """The second look at this turn's root cause, when one was taken."""
 
 
 class TurnReply(View):

@@ -34,6 +34,7 @@ from tests.integration.bot.incident_replies import (
     logs_request_reply,
     resolved_reply,
     root_cause_reply,
+    second_look_reply,
     statement_reply,
 )
 from tests.integration.bot.incident_story import (
@@ -104,7 +105,7 @@ async def run_incident(
         if r.status in OPEN_STATUSES
     ]
     answered = root_cause_reply(day, answers=asked)
-    await act.step("upload_log", lambda: act.upload(thread_ts), answered)
+    await act.step("upload_log", lambda: act.upload(thread_ts), answered, second_look_reply())
     await act.step("rolled_back", lambda: bot.reply(thread_ts, ROLLED_BACK), resolved_reply())
     await act.step("confirm_resolved", lambda: act.click_yes(thread_ts))
     await act.step("want_documents", lambda: act.click_yes(thread_ts), *documents_replies())

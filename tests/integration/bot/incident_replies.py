@@ -14,6 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
+from domain.engine.second_look import SecondLookReply
 from tests.fakes.models.llm_server import FakeLLMServer, Scripted, reply
 from tests.integration.bot.incident_story import DAY, LOG_NAME
 from tests.integration.engine.thread import json_reply
@@ -183,6 +184,15 @@ def root_cause_reply(day: str = DAY, *, answers: Sequence[str] = ()) -> Scripted
         outcome="milestone_completed",
         citations=[before, after, timeout],
     )
+
+
+def second_look_reply() -> Scripted:
+    """The second look at a confident root cause: each link shown by evidence the case holds."""
+    links = [
+        {"claim": "the rollout cut the pool from 50 to 10", "evidence": ["E1"], "shown": True},
+        {"claim": "checkouts time out waiting for a connection", "evidence": ["E2"], "shown": True},
+    ]
+    return reply(SecondLookReply.model_validate({"links": links, "supported_confidence": 0.9}))
 
 
 def resolved_reply() -> Scripted:

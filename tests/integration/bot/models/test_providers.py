@@ -31,6 +31,7 @@ from tests.integration.bot.alerts.alert_harness import (
     with_strategy_buttons,
 )
 from tests.integration.bot.harness import BotHarness, text_of, with_buttons
+from tests.integration.bot.incident_replies import second_look_reply
 from tests.integration.bot.replies import STATEMENT, statement_reply
 from tests.integration.bot.scoring.scoring_steps import fm, judge, latest_scoring
 from tests.integration.engine.thread import json_reply
@@ -132,6 +133,7 @@ async def test_a_whole_investigation_completes_with_no_error_shown(
         "HikariPool-1 - Connection is not available, request timed out after 30000ms, since "
         "14:05; deploy 4711 went out at 14:03",
         evidence_reply(),
+        second_look_reply(),
     )
     await bot.reply(thread_ts, "rolled back, the 502s are gone, mark it resolved", resolve_reply())
     resolve = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
