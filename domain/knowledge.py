@@ -261,8 +261,10 @@ class KnowledgePort(Protocol):
         scope_id: str | None,
         title: str,
         markdown: str,
+        case_id: str | None = None,
     ) -> IngestReport:
-        """Keep a generated report or runbook in a knowledge base."""
+        """Keep a generated report or runbook in a knowledge base; ``case_id`` names the case it
+        was written from, so a later case can find it as "seen before"."""
         ...
 
     async def find_similar_runbook(

@@ -164,6 +164,7 @@ class EvalKnowledge:
         scope_id: str | None,
         title: str,
         markdown: str,
+        case_id: str | None = None,
     ) -> IngestReport:
         """Keep the document; it is not searched (runs must not leak into each other)."""
         self.saved.append((title, markdown))

@@ -30,6 +30,7 @@ COLUMNS = [
     "severity",
     "severity_rank",
     "text",
+    "case_id",
 ]
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
 # Question words carry no evidence; the index keeps stop words, so drop them from the query.
@@ -126,7 +127,9 @@ class HybridRetriever:
         self, table: TableName, vector: Vectors, where: str, limit: int
     ) -> list[dict[str, Any]]:
         query = self._store.table(table).query().nearest_to(np.asarray(vector, dtype=np.float32))
-        query = query.distance_type("cosine").where(where).select(COLUMNS).limit(limit)
+        # Naming `_distance` keeps it (LanceDB warns that it will stop adding it unasked).
+        columns = [*COLUMNS, "_distance"]
+        query = query.distance_type("cosine").where(where).select(columns).limit(limit)
         return list((await query.to_arrow()).to_pylist())
 
 

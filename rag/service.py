@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from domain.knowledge import (
     ToolStatus,
 )
 from domain.llm import LLMPort
+from domain.memory import CaseDocumentHit, CaseDocumentIndex
 from rag.embeddings.embedder import Embedder, SentenceTransformerEmbedder, VectorCache
 from rag.embeddings.model import resolve_model_path
 from rag.excerpts import Excerpt
@@ -167,11 +169,19 @@ class KnowledgeService:
         scope_id: str | None,
         title: str,
         markdown: str,
+        case_id: str | None = None,
     ) -> IngestReport:
-        """Keep a generated report or runbook in a knowledge base (a newer one replaces it)."""
-        filename = f"{_SLUG.sub('-', title).strip('-').lower() or 'document'}.md"
+        """Keep a generated report or runbook in a knowledge base (a newer one replaces it).
+
+        With ``case_id`` (the case it was written from) its rows carry that case, so the case can
+        be found again as "seen before", and only that case's newer version replaces it.
+        """
+        name = _SLUG.sub("-", title).strip("-").lower() or "document"
+        filename = f"{name}-{_SLUG.sub('-', case_id).lower()}.md" if case_id else f"{name}.md"
         try:
             scope = knowledge_scope(team_id, kb, scope_id)
+            if case_id is not None:
+                scope = replace(scope, case_id=check_id(case_id, "case"))
         except InvalidScopeError as exc:
             return IngestReport(source=filename, status=ToolStatus.ERROR, error=str(exc))
         request = IngestRequest(
@@ -195,6 +205,26 @@ class KnowledgeService:
             return None
         return str(hits[0].row["title"]), round(hits[0].similarity, 4)
 
+    async def search_case_documents(
+        self, *, team_id: str, text: str, limit: int = 20
+    ) -> list[CaseDocumentHit]:
+        """The excerpts of this workspace's case reports and runbooks nearest to ``text``."""
+        where = case_documents_filter(team_id)
+        if not await self.store.count(TableName.KNOWLEDGE, where):
+            return []  # no finished case wrote a document yet: no need for the model
+        vector = (await self._embedder.embed([text]))[0]
+        hits = await self.retriever.nearest(TableName.KNOWLEDGE, vector, where, limit)
+        return [
+            CaseDocumentHit(
+                case_id=str(hit.row["case_id"]),
+                title=str(hit.row["title"]),
+                section=hit.row.get("section"),
+                similarity=max(-1.0, min(1.0, round(hit.similarity, 4))),
+            )
+            for hit in hits
+            if hit.similarity is not None and hit.row.get("case_id")
+        ]
+
     async def search_excerpts(
         self, *, team_id: str, kb: KnowledgeBaseKind, scope_id: str, query: str, limit: int = 10
     ) -> list[Excerpt]:
@@ -214,6 +244,11 @@ def similar_runbook_filter(team_id: str, user_id: str | None) -> str:
         owner = quote(check_id(user_id, "user"))
         kbs = f"(kb = 'global' OR (kb = 'personal' AND scope_id = {owner}))"
     return f"team_id IN ({teams}) AND {kbs}"
+
+
+def case_documents_filter(team_id: str) -> str:
+    """Documents this workspace's finished cases wrote (never the installation-wide ones)."""
+    return f"team_id = {quote(check_id(team_id, 'workspace'))} AND case_id IS NOT NULL"
 
 
 def knowledge_scope(team_id: str, kb: KnowledgeBaseKind, scope_id: str | None) -> RowScope:
@@ -253,4 +288,9 @@ async def open_knowledge_service(
 
 def as_port(service: KnowledgeService) -> KnowledgePort:
     """The service as the core's port (type-checked: the signatures must stay compatible)."""
+    return service
+
+
+def as_case_document_index(service: KnowledgeService) -> CaseDocumentIndex:
+    """The service as the index of finished cases' documents (type-checked likewise)."""
     return service

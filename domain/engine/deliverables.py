@@ -125,7 +125,12 @@ async def _save(
 ) -> None:
     case = ctx.case
     report = await knowledge.save_document(
-        team_id=case.team_id, kb=SAVE_TO, scope_id=None, title=title, markdown=markdown
+        team_id=case.team_id,
+        kb=SAVE_TO,
+        scope_id=None,
+        title=title,
+        markdown=markdown,
+        case_id=case.case_id,
     )
     if report.status is ToolStatus.ERROR:
         ctx.log.notes.append(f"I couldn't save “{title}” to the knowledge base: {report.error}.")

@@ -42,6 +42,8 @@ def row_schema(dimension: int) -> pa.Schema:
             pa.field("text", pa.string(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dimension)),
             pa.field("created_at", TIMESTAMP, nullable=False),
+            # Last, as the store adds it to tables made before it existed (`tables.py`).
+            pa.field("case_id", pa.string()),
         ]
     )
 
@@ -53,6 +55,8 @@ class RowScope:
     team_id: str
     kb: str
     scope_id: str
+    case_id: str | None = None
+    """The finished case a generated report or runbook was written from (None otherwise)."""
 
 
 def document_rows(
@@ -87,6 +91,7 @@ def _constant_columns(
         "title": doc.title,
         "doc_kind": doc.kind.value,
         "ts_format": doc.parser.fmt.name if doc.parser.fmt else None,
+        "case_id": scope.case_id,
     }
     return {name: pa.array([value] * count, pa.string()) for name, value in values.items()}
 

@@ -94,13 +94,28 @@ async def _open_or_create(connection: Any, name: TableName, dimension: int) -> A
     for attempt in range(1, RACE_ATTEMPTS + 1):
         try:
             if name.value in (await connection.list_tables()).tables:
-                return await connection.open_table(name.value)
+                return await _upgrade(await connection.open_table(name.value), dimension)
             return await _create(connection, name, dimension)
         except (RuntimeError, ValueError) as error:
             if not _lost_race(error) or attempt == RACE_ATTEMPTS:
                 raise
             await asyncio.sleep(RACE_PAUSE_S * attempt)
     raise AssertionError("unreachable")
+
+
+async def _upgrade(table: Any, dimension: int) -> Any:
+    """A table made by an earlier version gains the columns added since (all null in old rows)."""
+    have = set((await table.schema()).names)
+    missing = [field for field in row_schema(dimension) if field.name not in have]
+    if missing:
+        try:
+            await table.add_columns(missing)
+        except (RuntimeError, ValueError) as error:
+            if not _lost_race(error) and "already exists" not in str(error):
+                raise
+            await table.checkout_latest()  # another replica added them first
+        logger.info("added columns", extra={"columns": [field.name for field in missing]})
+    return table
 
 
 def _lost_race(error: Exception) -> bool:

@@ -28,6 +28,7 @@ class SavedDocument:
     scope_id: str | None
     title: str
     markdown: str
+    case_id: str | None = None
 
 
 @dataclass
@@ -155,11 +156,12 @@ class FakeKnowledge:
         scope_id: str | None,
         title: str,
         markdown: str,
+        case_id: str | None = None,
     ) -> IngestReport:
         """Keep the document (or fail, when told to)."""
         if self.save_fails:
             return IngestReport(source=title, status=ToolStatus.ERROR, error="disk full")
-        self.saved.append(SavedDocument(team_id, kb, scope_id, title, markdown))
+        self.saved.append(SavedDocument(team_id, kb, scope_id, title, markdown, case_id))
         return IngestReport(source=title, status=ToolStatus.OK, lines=markdown.count("\n"))
 
     async def find_similar_runbook(

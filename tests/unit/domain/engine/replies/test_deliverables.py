@@ -132,6 +132,8 @@ async def test_accepted_deliverables_are_written_by_the_model_and_saved() -> Non
         (KnowledgeBaseKind.GLOBAL, report.title),
         (KnowledgeBaseKind.GLOBAL, runbook.title),
     ]
+    # Each is marked with the case it was written from, so a later case can find it again.
+    assert [d.case_id for d in rig.knowledge.saved] == [result.case.case_id] * 2
     documentation = result.case.documentation
     assert len(documentation.documents_generated) == 2
     assert documentation.runbook_entry == runbook.title
