@@ -5,7 +5,8 @@ synthetic logs ingested once and copied under new case ids, then optimized as th
 a table fragments. Each query searches one random case: full text (all/any words) and vectors
 under the case prefilter, fused by reciprocal rank, the query embedding included.
 
-Run as its own process: `python -m tests.benchmarks.bench_query CHUNKS`; prints one JSON object.
+Run as its own process: `python -m tests.benchmarks.bench_query CHUNKS [LINES_PER_CASE]`; prints
+one JSON object.
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ QUERIES = 60
 SEEDS = 3
 
 
-async def case_rows(embedder: SentenceTransformerEmbedder, seed: int) -> pa.Table:
-    """One case's rows (5,000 chunks with vectors) from a synthetic 100k-line log."""
+async def case_rows(embedder: SentenceTransformerEmbedder, seed: int, lines: int) -> pa.Table:
+    """One case's rows (5,000 chunks with vectors from a synthetic 100k-line log by default)."""
     now = datetime.now(UTC)
     doc = prepare_document(
-        f"app-{seed}.log", synthetic_log(LINES_PER_CASE, seed), max_bytes=1 << 30, now=now
+        f"app-{seed}.log", synthetic_log(lines, seed), max_bytes=1 << 30, now=now
     )
     assert doc.templates is not None
     assert doc.windows is not None
@@ -102,12 +103,12 @@ async def latencies(service: KnowledgeService, cases: int) -> list[float]:
     return timings
 
 
-async def measure(chunks: int) -> dict[str, Any]:
+async def measure(chunks: int, lines_per_case: int = LINES_PER_CASE) -> dict[str, Any]:
     """Build a store of `chunks` chunks and time case-scoped hybrid searches in it."""
     path = resolve_model_path(None)
     load_model(path)
     embedder = SentenceTransformerEmbedder(path)
-    templates = [await case_rows(embedder, seed) for seed in range(SEEDS)]
+    templates = [await case_rows(embedder, seed, lines_per_case) for seed in range(SEEDS)]
     with tempfile.TemporaryDirectory(prefix="fm-query-") as uri:
         service = await open_knowledge_service(
             lancedb_uri=uri, embedding_model=None, llm=None, max_upload_bytes=1, embedder=embedder
@@ -130,7 +131,8 @@ async def measure(chunks: int) -> dict[str, Any]:
 def main() -> None:
     """Print the measurement for the chunk count given on the command line."""
     chunks = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    print(json.dumps(asyncio.run(measure(chunks))))
+    lines = int(sys.argv[2]) if len(sys.argv) > 2 else LINES_PER_CASE
+    print(json.dumps(asyncio.run(measure(chunks, lines))))
 
 
 if __name__ == "__main__":

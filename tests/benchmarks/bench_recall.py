@@ -4,12 +4,14 @@ For every event template of every system, the template text is the query, scoped
 system's file; a hit counts when a chunk in the top five contains a line of that template
 (LineId and EventId from the structured CSV). Every cited excerpt returned for the same queries
 is also checked: its text must be exactly the file's lines it cites.
+`python -m tests.benchmarks.bench_recall [SYSTEMS]` scores only the first SYSTEMS systems.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import tempfile
 import time
 from typing import Any
@@ -25,8 +27,9 @@ from tests.loghub import LogSystem, systems
 TOP_K = 5
 
 
-async def measure() -> dict[str, Any]:
-    """Ingest every system into one case and score each system's templates."""
+async def measure(count: int | None = None) -> dict[str, Any]:
+    """Ingest every system (or the first ``count``) into one case and score their templates."""
+    chosen = systems()[:count]
     path = resolve_model_path(None)
     load_model(path)
     with tempfile.TemporaryDirectory(prefix="fm-recall-") as uri:
@@ -38,7 +41,7 @@ async def measure() -> dict[str, Any]:
             embedder=SentenceTransformerEmbedder(path),
         )
         started = time.perf_counter()
-        for system in systems():
+        for system in chosen:
             await service.ingest_case_file(
                 team_id="T1",
                 case_id="C1",
@@ -46,7 +49,7 @@ async def measure() -> dict[str, Any]:
                 content=system.log_path.read_bytes(),
             )
         ingest_s = time.perf_counter() - started
-        by_system = {system.name: await _score(service, system) for system in systems()}
+        by_system = {system.name: await _score(service, system) for system in chosen}
     found = sum(result["found"] for result in by_system.values())
     total = sum(result["templates"] for result in by_system.values())
     return {
@@ -88,7 +91,8 @@ async def _score(service: KnowledgeService, system: LogSystem) -> dict[str, Any]
 
 def main() -> None:
     """Print the measurement as one JSON object."""
-    print(json.dumps(asyncio.run(measure())))
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else None
+    print(json.dumps(asyncio.run(measure(count))))
 
 
 if __name__ == "__main__":

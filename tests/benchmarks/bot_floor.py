@@ -16,7 +16,9 @@ counts. Processor time is the whole process's (worker threads included). From th
 prints a lower bound for the median of a 50-case burst: the median case's model call cannot go
 out before the 25 cases ahead of it have done this work, even if both cores did nothing else.
 
-    python -m tests.benchmarks.bot_floor
+    python -m tests.benchmarks.bot_floor [--smoke]
+
+``--smoke`` measures over a few rounds instead of a hundred (that it runs, not how fast).
 """
 
 from __future__ import annotations
@@ -39,12 +41,14 @@ from domain.llm import ChatMessage, MemoryCallRecorder, ModelTier
 from rag.embeddings.backend import export_model
 from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService, open_knowledge_service
+from tests.benchmarks.model_copy import seed_model_copy
 from tests.benchmarks.runbooks import runbooks
 from tests.fakes.models.llm_server import FakeLLMServer, reply
 
 THREADS = 50
 CORES = os.cpu_count() or 1
 ROUNDS = 100
+SMOKE_ROUNDS = 10
 TARGET_MS = 150.0
 TEAM, USER = "T0BENCH01", "U0BENCH01"
 UPLOAD = 16 * 1024 * 1024
@@ -59,15 +63,17 @@ REPLY = {
 }
 
 
-async def processor_ms(run: Callable[[int], Awaitable[object]], *, at_once: bool) -> float:
-    """Processor time per call of ``run(n)`` over ``ROUNDS`` calls, one by one or all together."""
+async def processor_ms(
+    run: Callable[[int], Awaitable[object]], *, at_once: bool, rounds: int = ROUNDS
+) -> float:
+    """Processor time per call of ``run(n)`` over ``rounds`` calls, one by one or all together."""
     started = time.process_time()
     if at_once:
-        await asyncio.gather(*(run(n) for n in range(ROUNDS)))
+        await asyncio.gather(*(run(n) for n in range(rounds)))
     else:
-        for n in range(ROUNDS):
+        for n in range(rounds):
             await run(n)
-    return (time.process_time() - started) / ROUNDS * 1000
+    return (time.process_time() - started) / rounds * 1000
 
 
 @contextlib.asynccontextmanager
@@ -92,7 +98,7 @@ async def serve() -> None:
         await asyncio.Event().wait()
 
 
-async def model_call_ms(api_base: str) -> float:
+async def model_call_ms(api_base: str, rounds: int) -> float:
     config = GatewayConfig(model="openai/test-model", api_base=api_base, api_key="sk-bench")
     gateway = LiteLLMGateway(config, recorder=MemoryCallRecorder())
     gateway.load()
@@ -111,11 +117,12 @@ async def model_call_ms(api_base: str) -> float:
         )
 
     await asyncio.gather(*(ask(n) for n in range(10)))  # connections, first-call imports
-    return min([await processor_ms(ask, at_once=mode) for mode in (False, True)])
+    return min([await processor_ms(ask, at_once=mode, rounds=rounds) for mode in (False, True)])
 
 
-async def search_ms(folder: Path) -> float:
+async def search_ms(folder: Path, rounds: int) -> float:
     # The model as the bot runs it once `fm kb ingest` has made its ONNX copy.
+    seed_model_copy(folder)
     export_model(resolve_model_path(None), folder / "models")
     service = await open_knowledge_service(
         lancedb_uri=str(folder / "lancedb"),
@@ -134,7 +141,7 @@ async def search_ms(folder: Path) -> float:
         )
 
     await asyncio.gather(*(search(n) for n in range(10)))
-    return min([await processor_ms(search, at_once=mode) for mode in (False, True)])
+    return min([await processor_ms(search, at_once=mode, rounds=rounds) for mode in (False, True)])
 
 
 async def _runbooks(service: KnowledgeService) -> None:
@@ -149,11 +156,11 @@ async def _runbooks(service: KnowledgeService) -> None:
             )
 
 
-async def run() -> None:
+async def run(rounds: int) -> None:
     async with model_server() as api_base:
-        model = await model_call_ms(api_base)
+        model = await model_call_ms(api_base, rounds)
     with tempfile.TemporaryDirectory(prefix="fm-bench-floor-") as folder:
-        search = await search_ms(Path(folder))
+        search = await search_ms(Path(folder), rounds)
     floor = model + search
     bound = (THREADS // 2) * floor / CORES
     print(f"floor of a new case's turn before its model call (processor time, {CORES} cores):")
@@ -171,7 +178,7 @@ def main() -> None:
     if sys.argv[1:] == ["--serve"]:
         asyncio.run(serve())
     else:
-        asyncio.run(run())
+        asyncio.run(run(SMOKE_ROUNDS if sys.argv[1:] == ["--smoke"] else ROUNDS))
 
 
 if __name__ == "__main__":

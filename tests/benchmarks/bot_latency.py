@@ -38,6 +38,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.benchmarks.model_copy import seed_model_copy
 from tests.benchmarks.runbooks import runbooks
 from tests.fakes.bot_process import BOT_TOKEN, ROOT, SIGNING_SECRET, bot_process
 from tests.fakes.models.llm_server import FakeLLMServer, delayed
@@ -213,6 +214,7 @@ async def run(data_dir: Path, sizes: Sizes) -> None:
 def knowledge_base(data_dir: Path) -> None:
     """`fm kb ingest` the public runbooks into the bot's data directory."""
     personal, workspace = runbooks()
+    seed_model_copy(data_dir)
     fm = str(Path(sys.executable).with_name("fm"))
     environment = {**os.environ, "FM_DATA_DIR": str(data_dir), "FM_LOG_LEVEL": "WARNING"}
     for kb, chosen in (("global", workspace), (f"user:{PERSON}", personal)):

@@ -15,7 +15,9 @@ until it is ready and for at least 15 s. Printed per start: when it listened and
 after the process started), the worst acknowledgement and health check while it was warming up,
 and how soon mentions showed their case and were answered.
 
-    python -m tests.benchmarks.bot_start
+    python -m tests.benchmarks.bot_start [--smoke]
+
+``--smoke`` sends the traffic for 3 s instead of 15 (that it runs, not how fast).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -32,6 +35,7 @@ import aiohttp
 
 from bot.server.readiness import EMBEDDING_MODEL, LLM
 from tests.benchmarks.bench_startup import FM, environment
+from tests.benchmarks.model_copy import seed_model_copy
 from tests.benchmarks.runbooks import runbooks
 from tests.fakes.bot_process import BOT_TOKEN, ROOT, bot_process
 from tests.fakes.slack.server import FakeSlack
@@ -46,6 +50,7 @@ from tests.integration.bot.replicas.start_up_traffic import (
 
 READY_WAIT_S = 120.0
 SETTLE_S = 120.0
+SMOKE_DURATION_S = 3.0
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,7 @@ class Start:
         return self.listening_s + self.traffic.ready_at.get(part, float("nan"))
 
 
-async def started(name: str, data_dir: Path, **env: str) -> Start:
+async def started(name: str, data_dir: Path, duration_s: float, **env: str) -> Start:
     """Start the bot, send the traffic until it is ready (15 s at least), wait for the answers."""
     async with (
         FakeSlack(bot_token=BOT_TOKEN) as slack,
@@ -75,7 +80,7 @@ async def started(name: str, data_dir: Path, **env: str) -> Start:
         ) as bot:
             traffic = Traffic(slack, session, bot)
             listening = traffic.started - spawned
-            await traffic.run()
+            await traffic.run(duration_s)
             await _until_ready(traffic)
             await traffic.settle(SETTLE_S)
             await bot.stop()
@@ -92,6 +97,7 @@ async def _until_ready(traffic: Traffic) -> None:
 def ingest(data_dir: Path) -> None:
     """The runbooks into `data_dir`'s knowledge base (and the model's copy into it)."""
     personal, shared = runbooks()
+    seed_model_copy(data_dir)
     for kb, files in (("global", shared), ("user:W222", personal)):
         command = [FM, "kb", "ingest", "--kb", kb, *map(str, files)]
         env = environment(data_dir)
@@ -123,16 +129,19 @@ def report(start: Start) -> None:
     )
 
 
-async def measure() -> list[Start]:
+async def measure(duration_s: float) -> list[Start]:
     """A restart and a new replica on the same knowledge base."""
     with tempfile.TemporaryDirectory(prefix="fm-bench-start-up-") as folder:
         first, second = Path(folder) / "restarted", Path(folder) / "new"
         ingest(first)
-        restart = await started("restart (the model's copy in the data directory)", first)
+        restart = await started(
+            "restart (the model's copy in the data directory)", first, duration_s
+        )
         lancedb = str(first / "lancedb")
         fresh = await started(
             "new replica (no copy yet: made first; same knowledge base)",
             second,
+            duration_s,
             FM_LANCEDB_URI=lancedb,
         )
     return [restart, fresh]
@@ -140,11 +149,12 @@ async def measure() -> list[Start]:
 
 def main() -> None:
     """Measure both starts and print their timelines."""
+    duration_s = SMOKE_DURATION_S if sys.argv[1:] == ["--smoke"] else DURATION_S
     print(
         f"start-up: a request every {PERIOD_S * 1e3:.0f} ms from the first second, for at least"
-        f" {DURATION_S:.0f} s (ack target < 1 s, p99 < 300 ms)"
+        f" {duration_s:.0f} s (ack target < 1 s, p99 < 300 ms)"
     )
-    for start in asyncio.run(measure()):
+    for start in asyncio.run(measure(duration_s)):
         report(start)
 
 

@@ -50,7 +50,9 @@ ANSWER = "Noted: looking into the 500s."
 CLOSE = "fm_close_case"
 CLOSE_ASKED = "wants to close case"
 WATCH_S = 0.05
-HEADER_WAIT_S = 10.0
+# The header comes with the case's first answer, which a new replica gives only once its
+# embedding model is loaded (its ONNX copy made first: 10-20 s on a busy machine).
+HEADER_WAIT_S = 60.0
 
 JsonDict = dict[str, Any]
 
