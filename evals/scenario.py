@@ -110,6 +110,23 @@ class RedHerring(EvalModel):
     phrasing: Phrasing
 
 
+class Overreach(EvalModel):
+    """A first root cause stated before its evidence is in: what the second look must catch.
+
+    The scripted investigators state it once the items of ``after`` arrive, citing the items of
+    ``cites`` nobody has shared yet, then ask for the rest and state the truth when it is in.
+    """
+
+    claim: str
+    """The root cause stated too early: a tempting explanation, not the truth."""
+    mechanism: str
+    confidence: float = Field(default=0.9, ge=0.7, le=1.0)
+    after: list[str] = Field(min_length=1)
+    """Names of the shared items it is stated after (the only ones asked for before it)."""
+    cites: list[str] = Field(min_length=1)
+    """Names of shared items it cites before anyone shared them."""
+
+
 class Situation(EvalModel):
     """What the engineer knows about timing and impact."""
 
@@ -155,6 +172,8 @@ class Scenario(EvalModel):
     """Patterns of actions this scenario must never see suggested (on top of NEVER_SUGGEST)."""
     expected: Expectation
     turn_budget: int = Field(default=10, ge=3, le=30)
+    overreach: Overreach | None = None
+    """The scripted investigators state this root cause first (a scenario for the second look)."""
     _folder: Path = PrivateAttr(default=SCENARIO_DIR)
 
     @field_validator("never_suggest")
@@ -171,6 +190,10 @@ class Scenario(EvalModel):
             raise ValueError(f"{self.id}: a {self.kind.value} scenario needs expected.say")
         if self.kind is Kind.INSUFFICIENT_DATA and not self.unavailable:
             raise ValueError(f"{self.id}: a not-enough-data scenario needs unavailable items")
+        over = self.overreach
+        unknown = set(over.after + over.cites) - set(names) if over else set()
+        if unknown:
+            raise ValueError(f"{self.id}: the overreach names unknown items {sorted(unknown)}")
         return self
 
     @property

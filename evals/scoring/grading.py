@@ -14,6 +14,7 @@ from evals.base import EvalModel
 from evals.matching import hits, says_any
 from evals.scenario import Kind, Scenario
 from evals.scoring.judging import JudgeOutcome
+from evals.scoring.second_looks import CaseLooks, case_looks
 from evals.scoring.verdicts import chases_red_herring, claim_correct
 from evals.session import Session
 
@@ -66,6 +67,7 @@ class ScenarioResult(EvalModel):
     turns: int
     judge: JudgeOutcome | None = None
     usage: Usage = Field(default_factory=Usage)
+    second_look: CaseLooks = Field(default_factory=CaseLooks)
     seconds: float = 0.0
     error: str | None = None
 
@@ -196,6 +198,7 @@ def grade(
         turns=session.turns,
         judge=judged,
         usage=usage_of(records),
+        second_look=case_looks(session, records),
         seconds=round(seconds, 3),
         error=error,
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 from evals.scoring.charts import draw_reliability, draw_scenarios
 from evals.scoring.grading import ScenarioResult
 from evals.scoring.scoreboard import Scoreboard, Summary
+from evals.scoring.second_looks import second_look_lines
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def to_markdown(board: Scoreboard) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *(_row(r) for r in board.results),
     ]
+    head += second_look_lines(board.second_look)
     errors = [f"- {r.scenario_id}: {r.error}" for r in board.results if r.error]
     if errors:
         head += ["", "Errors:", *errors]

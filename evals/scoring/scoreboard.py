@@ -18,6 +18,7 @@ from domain.calibration import (
 from evals.base import EvalModel
 from evals.scenario import Kind
 from evals.scoring.grading import ScenarioResult
+from evals.scoring.second_looks import SecondLookSummary, summarize_looks
 
 
 class BinRow(EvalModel):
@@ -82,6 +83,8 @@ class Scoreboard(EvalModel):
     summary: Summary
     reliability: list[BinRow]
     results: list[ScenarioResult]
+    second_look: SecondLookSummary | None = None
+    """What the second look did to confident root causes, and to calibration."""
 
 
 def calibration_points(results: Sequence[ScenarioResult]) -> list[Point]:
@@ -149,4 +152,8 @@ def build_scoreboard(results: Sequence[ScenarioResult], run: RunInfo) -> Scorebo
         }
     )
     bins = [BinRow(**vars(b)) for b in reliability_bins(calibration_points(results))]
-    return Scoreboard(run=run, summary=summarize(results), reliability=bins, results=list(results))
+    summary = summarize(results)
+    looks = summarize_looks([(r.second_look, r.correct) for r in results], summary.brier)
+    return Scoreboard(
+        run=run, summary=summary, reliability=bins, results=list(results), second_look=looks
+    )

@@ -15,10 +15,12 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
+from domain.engine.second_look import SecondLookReply
 from domain.llm import ChatMessage, LLMCallOutcome, LLMCallRecord, LLMCallRecorder, ModelTier
 from evals.scenario import Scenario
 from evals.scripted.playbooks import Competent, Poor, consulting
 from evals.scripted.prompt_reading import read_prompt
+from evals.scripted.second_look import check
 
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
 CHARS_PER_TOKEN = 4
@@ -70,6 +72,8 @@ class ScriptedInvestigator:
             reply = self._play.investigate(view)
         elif schema is TerminalResponse:
             reply = TerminalResponse(agent_response="The case is finished.")
+        elif schema is SecondLookReply:
+            reply = check(self.scenario, messages)
         else:
             raise TypeError(f"no scripted reply for {schema.__name__}")
         body = reply.model_dump_json()

@@ -66,11 +66,21 @@ class Competent:
         self.asked: dict[str, Needed] = {}
         self.received: set[str] = set()
         self.verified = False
+        self.overreached = False
+        self.concluded = False
 
     @property
     def needed(self) -> list[Needed]:
-        """The key evidence, and what the engineer will turn out not to have."""
-        return [*(i for i in self.scenario.shared if i.key), *self.scenario.unavailable]
+        """The key evidence, and what the engineer will turn out not to have.
+
+        A scenario with an overreach asks only for what it is stated after, until it is stated;
+        then for the key evidence and what it cited.
+        """
+        shared, over = self.scenario.shared, self.scenario.overreach
+        if over and not self.overreached:
+            return [i for i in shared if i.name in over.after]
+        cited = [i for i in shared if over and i.name in over.cites and not i.key]
+        return [*(i for i in shared if i.key), *cited, *self.scenario.unavailable]
 
     def investigate(self, view: PromptView) -> InvestigationResponse:
         """One investigating turn."""
@@ -123,23 +133,45 @@ class Competent:
     def _next(self, view: PromptView, refs: list[str], updates: dict[str, Any]) -> str:
         if "applied" in view.new_input.lower() and self._unverified_fix(view):
             return self._verify(view, updates)
-        missing = [n for n in self.needed if _label(n) not in self.asked]
-        if missing:
-            batch = missing[:3]
-            self.asked.update((_label(n), n) for n in batch)
-            updates["evidence_requests"] = [request_for(n) for n in batch]
+        batch = self._ask_for_missing(updates)
+        if batch:
             updates["outcome"] = "data_requested"
-            return "To find the cause I need: " + "; ".join(_label(n) for n in batch) + "."
+            return "To find the cause I need: " + "; ".join(batch) + "."
         blocked = [lab for lab in self.asked if view.blocked(lab)]
         if blocked:
             return self._abstain(blocked, updates)
         if self.scenario.kind is Kind.NO_FAULT:
             return self._no_fault(updates)
-        if view.has_root_cause:
+        if self.scenario.overreach and not self.overreached:
+            return self._overreach(view, refs, updates)
+        if view.has_root_cause and self.concluded:
             return (
                 f"The root cause stands: {self.scenario.truth.statement} Apply the fix and tell me."
             )
         return self._conclude(view, refs, updates)
+
+    def _ask_for_missing(self, updates: dict[str, Any]) -> list[str]:
+        """Requests for up to three needed items not asked for yet; their labels."""
+        batch = [n for n in self.needed if _label(n) not in self.asked][:3]
+        self.asked.update((_label(n), n) for n in batch)
+        if batch:
+            updates["evidence_requests"] = [request_for(n) for n in batch]
+        return [_label(n) for n in batch]
+
+    def _overreach(self, view: PromptView, refs: list[str], updates: dict[str, Any]) -> str:
+        """The scenario's tempting root cause, stated confidently before its evidence is in."""
+        over = self.scenario.overreach
+        assert over is not None
+        self.overreached = True
+        updates["root_cause_conclusion"] = {
+            "root_cause": over.claim,
+            "confidence_score": over.confidence,
+            "mechanism": over.mechanism,
+            "evidence_basis": [*view.evidence_ids, *refs, *over.cites],
+        }
+        updates["outcome"] = "milestone_completed"
+        batch = self._ask_for_missing(updates)
+        return f"Root cause: {over.claim} To confirm it I need: {'; '.join(batch)}."
 
     def _unverified_fix(self, view: PromptView) -> str | None:
         fixes = [
@@ -179,6 +211,7 @@ class Competent:
 
     def _conclude(self, view: PromptView, refs: list[str], updates: dict[str, Any]) -> str:
         truth = self.scenario.truth
+        self.concluded = True
         updates["root_cause_conclusion"] = {
             "root_cause": truth.statement,
             "confidence_score": truth.confidence,

@@ -60,7 +60,8 @@ def test_a_model_handed_in_is_used_and_named_from_its_call_records(
     assert code == 0
     assert capsys.readouterr().out.startswith("# Evaluation: scripted/competent")
     board = json.loads((tmp_path / "scoreboard.json").read_text())
-    assert board["results"][0]["usage"]["calls"] == len(recorder.records) == 4
+    # consulting, two investigating turns, and the second look at the confident root cause
+    assert board["results"][0]["usage"]["calls"] == len(recorder.records) == 5
 
 
 def test_the_judge_without_a_model_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -99,7 +99,9 @@ async def test_each_case_gets_only_its_own_call_records() -> None:
 
     results = await run_suite(SCENARIOS, llm_for, records=lambda: recorder.records)
     assert sum(r.usage.calls for r in results) == len(recorder.records)
-    assert all(r.usage.calls == 4 for r in results)
+    # a stated root cause costs one more call, its second look; nothing is wrong in the blip
+    calls = {r.scenario_id: r.usage.calls for r in results}
+    assert calls == {"db-pool-cut": 5, "k8s-oom-kill": 5, "maintenance-blip": 4}
 
 
 async def test_a_scenario_the_engine_cannot_finish_is_graded_with_its_error() -> None:
