@@ -27,6 +27,7 @@ from domain.investigation.verification import (
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.special_states import DegradedMode, DocumentationData, EscalationState
 from domain.lifecycle.status import TERMINAL_STATUSES, CaseStatus, CaseStatusTransition
+from domain.tools.runs import ToolRun
 
 STUCK_AFTER_TURNS = 3
 ALERT_OPENER = "alertmanager"
@@ -78,6 +79,8 @@ class Case(DomainModel):
     dead_ends: list[DeadEnd] = Field(default_factory=list)
     working_conclusion: WorkingConclusion | None = None
     root_cause_conclusion: RootCauseConclusion | None = None
+    tool_runs: list[ToolRun] = Field(default_factory=list)
+    """Runs of the team's read-only tools the model asked for: pending consent, run or skipped."""
 
     # Special states and documentation.
     degraded_mode: DegradedMode | None = None
@@ -141,6 +144,10 @@ class Case(DomainModel):
     def find_evidence(self, evidence_id: str) -> Evidence | None:
         """The evidence with this id."""
         return next((e for e in self.evidence if e.evidence_id == evidence_id), None)
+
+    def find_tool_run(self, run_id: str) -> ToolRun | None:
+        """The tool run with that id, if any."""
+        return next((r for r in self.tool_runs if r.run_id == run_id), None)
 
     def find_request(self, request_id: str) -> EvidenceRequest | None:
         """The evidence request with this id."""

@@ -65,6 +65,8 @@ class Jobs:
             ActionId.REJECT: remediation.decide,
             ActionId.RETRY: services.retries.retry,
             ActionId.FEEDBACK: services.feedback.rate,
+            ActionId.RUN_TOOL: services.tools.run if services.tools else _no_tools,
+            ActionId.SKIP_TOOL: services.tools.skip if services.tools else _no_tools,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
 
@@ -172,6 +174,10 @@ class Jobs:
             )
         elif isinstance(work, KbAddWork) and work.channel_id:
             await surface.whisper(channel=work.channel_id, user=work.user_id, message=rendered)
+
+
+async def _no_tools(*, work: ClickWork) -> None:
+    raise BotError("The team's tools are not configured here any more (FM_MCP_CONFIG).")
 
 
 def _thread_of(work: Work) -> ThreadRef | None:

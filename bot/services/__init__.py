@@ -18,6 +18,7 @@ from bot.services.outcomes import OutcomeService
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.thread.presenter import ThreadPresenter
+from bot.services.tools import ToolService
 from bot.services.turns import TurnService
 
 
@@ -42,6 +43,8 @@ class Services:
     outcomes: OutcomeService
     alerts: AlertService | None = None
     """None without a Slack workspace or FM_ALERT_CHANNEL (the console)."""
+    tools: ToolService | None = None
+    """None without FM_MCP_CONFIG: the model is offered no tools."""
 
 
 __all__ = ["Services"]

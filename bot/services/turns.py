@@ -10,7 +10,7 @@ shown: work taken again after a restart shows it instead of asking the model twi
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.inbox.work import ThreadMessage, ThreadRef
@@ -19,13 +19,15 @@ from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.thread.presenter import ThreadPresenter
 from bot.services.uploads import UploadService
+from bot.slack.render.tools import results_lead
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
-from domain.engine.inputs import InputFile, InputMessage, TurnInput
+from domain.engine.inputs import InputFile, InputMessage, ToolRunResult, TurnInput
 from domain.engine.schemas import EngineReply
 from domain.engine.view import TurnReply
 from domain.ports import Clock, MessageRepository
 from domain.records import ConversationMessage, MessageRole
+from domain.tools.policy import ToolSpec
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +35,19 @@ HISTORY_MESSAGES = 12
 SAVE_ATTEMPTS = 3
 BOT_AUTHOR = "bot"
 ANSWER_SUFFIX = "+answer"
+
+
+@dataclass(frozen=True)
+class ToolsRan:
+    """Tool runs that finished, for the turn that reads them: the results, and which round."""
+
+    results: Sequence[ToolRunResult]
+    round: int
+
+
+AfterTurn = Callable[[Case, int, ThreadMessage], Awaitable[None]]
+"""What runs once a turn is shown (the tool runs it approved): the case, the round of tool
+runs the turn was, and the message it answered."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +79,9 @@ class TurnService:
         self._presenter = presenter
         self._responders = responders
         self._clock = clock
+        self.tools: Callable[[], Sequence[ToolSpec]] | None = None
+        """The team's tools the model may ask for now (set when tools are configured)."""
+        self.after_turn: AfterTurn | None = None
 
     async def take_turn(
         self,
@@ -72,14 +90,18 @@ class TurnService:
         messages: Sequence[ThreadMessage],
         work_key: str,
         case: Case | None = None,
+        ran: ToolsRan | None = None,
     ) -> None:
         """Answer the messages (coalesced by the worker) in the case thread.
 
-        ``case`` is the thread's case if the caller has just loaded or created it. While the
-        turn runs the thread shows the bot is working; the answer is one new message.
+        ``case`` is the thread's case if the caller has just loaded or created it; ``ran``, the
+        tool runs this turn reads. While the turn runs the thread shows the bot is working; the
+        answer is one new message.
         """
         with observed_turn(team_id=thread.team_id, turn_id=work_key):
-            await self._take_turn(thread=thread, messages=messages, work_key=work_key, case=case)
+            await self._take_turn(
+                thread=thread, messages=messages, work_key=work_key, case=case, ran=ran
+            )
 
     async def _take_turn(
         self,
@@ -88,6 +110,7 @@ class TurnService:
         messages: Sequence[ThreadMessage],
         work_key: str,
         case: Case | None,
+        ran: ToolsRan | None = None,
     ) -> None:
         case = case or await self._cases.by_thread(thread)
         if case is None:
@@ -105,17 +128,20 @@ class TurnService:
             return
         async with self._presenter.working(case, on=fresh[-1].ts):
             ingested = await self._uploads.ingest(case=case, messages=fresh)
-            prepared = await self._prepare(case, fresh, ingested.files, history)
+            prepared = await self._prepare(case, fresh, ingested.files, history, ran)
             saved, result = await self._run_and_save(case, prepared)
             await self._presenter.keep_reply(saved, work_key, result.reply)
             await self._remember(saved, fresh, result.reply)
+            lead = [results_lead(ran.results)] if ran and ran.results else []
             at = await self._presenter.show_reply(
-                saved, result.reply, key=work_key, lead=ingested.said
+                saved, result.reply, key=work_key, lead=[*lead, *ingested.said]
             )
         await self._presenter.redraw_closed(case, saved, shown_at=at)
         if result.decided is not None:
             await self._presenter.show_decided(saved, result.decided)
         await self._presenter.show_header(saved)
+        if self.after_turn is not None:
+            await self.after_turn(saved, prepared.turn.tool_round, fresh[-1])
 
     async def _prepare(
         self,
@@ -123,6 +149,7 @@ class TurnService:
         fresh: list[ThreadMessage],
         files: list[InputFile],
         history: list[ConversationMessage],
+        ran: ToolsRan | None = None,
     ) -> _Turn:
         recent = [m for m in history if m.role is not MessageRole.SYSTEM][-HISTORY_MESSAGES:]
         turn = TurnInput(
@@ -135,6 +162,9 @@ class TurnService:
             files=files,
             conversation=recent,
             responders=await self._responders.for_team(case.team_id),
+            tools=list(self.tools()) if self.tools else [],
+            tool_results=list(ran.results) if ran else [],
+            tool_round=ran.round if ran else 0,
         )
         return _Turn(fresh, turn)
 

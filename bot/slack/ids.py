@@ -43,6 +43,10 @@ class ActionId(StrEnum):
     """Retry on the message saying a piece of work failed (value: RetryValue)."""
     CORRECT = "fm_correct"
     """No on a problem statement: opens a form to correct it (value: AnswerValue, decision no)."""
+    RUN_TOOL = "fm_run_tool"
+    """"▶ Run it" on a tool run the model asked for (value: ToolRunValue)."""
+    SKIP_TOOL = "fm_skip_tool"
+    """"Skip" on a tool run the model asked for (value: ToolRunValue)."""
 
 
 class CallbackId(StrEnum):
@@ -129,6 +133,13 @@ class RequestValue(Value):
 
     case_id: str
     request_id: str
+
+
+class ToolRunValue(Value):
+    """A tool run card's button."""
+
+    case_id: str
+    run_id: str
 
 
 class CaseValue(Value):

@@ -30,6 +30,7 @@ from bot.inbox.worker import Arrivals, Worker
 from bot.llm.budget import BudgetGate
 from bot.llm.config import gateway_config
 from bot.llm.gateway import LiteLLMGateway
+from bot.mcp import McpHub, load_tools_config
 from bot.observability.metrics import set_budget_spent_ratio
 from bot.observability.tracing import traced_searches
 from bot.server.model_copy import make_copy_in_background
@@ -38,6 +39,7 @@ from bot.server.warmup import ModelWarmUp, parts, warm_up
 from bot.services import Services
 from bot.services.ports import ChatSurface, KnowledgeStats, Responders
 from bot.settings import Settings
+from bot.settings.loading import variables
 from bot.wiring.alerts import Workflows
 from bot.wiring.services import Ports, build_services
 from bot.wiring.slack_app import build_app, build_slack_client, slack_surface
@@ -50,6 +52,7 @@ from domain.llm import LLMCallRecorder, LLMPort
 from domain.ports import Clock
 from domain.retry import RetryPolicy
 from domain.scoring.job import Sleep
+from domain.tools import ToolsPort
 from domain.workflows.catalog import Catalog
 from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
 from rag.embeddings.embedder import warm_model
@@ -86,6 +89,8 @@ class Options:
     executor: WorkflowExecutor | None = None
     work_retry: RetryPolicy = WORK_RETRY
     """When work that Slack being briefly unavailable cut short is taken again."""
+    tools: ToolsPort | None = None
+    """The team's tools (default: the MCP servers of FM_MCP_CONFIG, when set)."""
 
 
 @dataclass
@@ -112,10 +117,14 @@ class Runtime:
     background: list[asyncio.Task[None]] = field(default_factory=list)
     closers: list[Callable[[], None]] = field(default_factory=list)
     """Resources released last (the workflow index's LanceDB connection)."""
+    tools: McpHub | None = None
+    """The team's MCP servers: started in the background at start, so the bot listens at once."""
 
     async def start(self) -> None:
         """Fail scorings a crash left running, then process the inbox (resuming unfinished work)."""
         await self.services.scoring.fail_orphans(elsewhere=await self.worker.held_elsewhere())
+        if self.tools is not None:
+            self.background.append(asyncio.create_task(self.tools.start(), name="fm-mcp-start"))
         await self.worker.start()
 
     def start_warm_up(self) -> None:
@@ -134,6 +143,8 @@ class Runtime:
         for task in self.background:
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
+        if self.tools is not None:
+            await self.tools.aclose()
         for close in self.closers:
             close()
         if self.http is not None:
@@ -188,8 +199,19 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         options.executor or build_executor(settings, clock),
         SlackWorkspace(client) if client is not None else None,
     )
+    tools = options.tools or build_tools(settings)
     ports = Ports(
-        settings, repositories, engine, knowledge, surface, responders, stats, clock, llm, budget
+        settings,
+        repositories,
+        engine,
+        knowledge,
+        surface,
+        responders,
+        stats,
+        clock,
+        llm,
+        budget,
+        tools,
     )
     services, endpoint = build_services(ports, workflows, sleep=options.sleep or asyncio.sleep)
     jobs = Jobs(services)
@@ -212,6 +234,7 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         settings, database, repositories, llm, knowledge, engine, services, worker, surface
     )
     runtime.client, runtime.app, runtime.alert_endpoint = client, app, endpoint
+    runtime.tools = tools if isinstance(tools, McpHub) else None
     runtime.http = client.session if client is not None else None
     if isinstance(workflows.index, LanceWorkflowIndex):
         runtime.closers.append(workflows.index.close)
@@ -221,6 +244,13 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         runtime.readiness = Readiness(parts(gateway, model))
         runtime.warming = functools.partial(warm_up, gateway, model, runtime.readiness)
     return runtime
+
+
+def build_tools(settings: Settings) -> McpHub | None:
+    """The MCP servers of FM_MCP_CONFIG (not started yet); None when it is not set."""
+    if settings.mcp_config is None:
+        return None
+    return McpHub(load_tools_config(settings.mcp_config, variables()))
 
 
 def model_warm_up(settings: Settings, gate: ModelGate) -> ModelWarmUp:

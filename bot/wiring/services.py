@@ -23,6 +23,7 @@ from bot.services.scoring.service import ScoringService
 from bot.services.scoring.view import ScoringThreadView
 from bot.services.thread.presenter import ThreadPresenter
 from bot.services.thread.refs import MessageRefs
+from bot.services.tools import ToolService
 from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
@@ -32,6 +33,7 @@ from domain.knowledge import KnowledgePort
 from domain.llm import LLMPort
 from domain.ports import Clock
 from domain.scoring.job import RepositoryMaterial, ScoringJob, Sleep
+from domain.tools import ToolsPort
 from storage import Repositories
 
 
@@ -49,6 +51,8 @@ class Ports:
     clock: Clock
     llm: LLMPort
     budget: BudgetGate | None = None
+    tools: ToolsPort | None = None
+    """The team's read-only tools, when configured."""
 
 
 def build_services(
@@ -130,8 +134,29 @@ def build_services(
         ),
         outcomes=outcomes,
         alerts=alerting.alerts,
+        tools=_tools(ports, cases, presenter, turns),
     )
     return services, alerting.endpoint
+
+
+def _tools(
+    ports: Ports, cases: CaseStore, presenter: ThreadPresenter, turns: TurnService
+) -> ToolService | None:
+    """The tool runs of cases, when the team's tools are configured; turns offer them."""
+    if ports.tools is None:
+        return None
+    service = ToolService(
+        tools=ports.tools,
+        cases=cases,
+        presenter=presenter,
+        knowledge=ports.knowledge,
+        responders=ports.responders,
+        audit=ports.repositories.audit,
+        clock=ports.clock,
+        turns=turns,
+    )
+    turns.tools, turns.after_turn = service.catalogue, service.after_turn
+    return service
 
 
 def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> ScoringService:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from domain.case import Case
-from domain.engine.inputs import InputFile, TurnInput
+from domain.engine.inputs import InputFile, ToolRunResult, TurnInput
 from domain.investigation.evidence import UploadedFile
 from domain.knowledge import (
     Citation,
@@ -48,6 +48,8 @@ class EvidenceBrief:
     """This turn's files: their summaries and findings (for the newest input)."""
     contexts: tuple[str, ...] = ()
     """The numbered lines around the findings, fenced, most decisive first."""
+    tools: tuple[str, ...] = ()
+    """What the team's tools answered since the last turn, fenced, in the order they ran."""
     earlier: str = ""
     """Findings of files shared in earlier turns, one line each."""
     excerpts: str = ""
@@ -102,6 +104,7 @@ def brief_evidence(
     budget = _Budget(budget_tokens * CHARS_PER_TOKEN)
     quoted: list[RetrievedChunk] = []
     heads = [_upload_head(upload, budget) for upload in turn.files]
+    tools = [_tool_block(result, budget, quoted) for result in turn.tool_results if result.text]
     contexts: list[str] = []
     skipped: list[str] = []
     for chunk in _context_chunks(turn.files):
@@ -126,6 +129,7 @@ def brief_evidence(
     return EvidenceBrief(
         uploads="\n".join(heads),
         contexts=tuple(contexts),
+        tools=tuple(block for block in tools if block),
         earlier=earlier,
         excerpts="\n\n".join([EXCERPTS_HEADER, *fitted]) if fitted else "",
         left_out=tuple(_grouped(budget.left_out)),
@@ -184,6 +188,25 @@ def _upload_head(upload: InputFile, budget: _Budget) -> str:
         if budget.take(f"{heading}\n{block}", or_note=note):
             parts.extend([heading, block])
     return "\n".join(parts)
+
+
+def _tool_block(result: ToolRunResult, budget: _Budget, quoted: list[RetrievedChunk]) -> str:
+    """A tool's answer, fenced like an upload; cut on a line to what the budget has left."""
+    heading = f"What {result.label} answered ({result.arguments}):"
+    room = budget.chars - len(heading) - 80
+    text = result.text
+    if len(text) > room:
+        head = text[: max(room, 0)]
+        head = head[: head.rfind("\n") + 1] if "\n" in head else head
+        budget.left_out.append(f"the rest of {result.citation} ({len(text) - len(head):,} chars)")
+        text = head
+    if not text.strip():
+        return ""
+    block = f"{heading}\n{fence(text, kind='tool-result', cite=result.citation)}"
+    budget.spend(block)
+    citation = Citation(kb=KnowledgeBaseKind.CASE, source=result.citation)
+    quoted.append(RetrievedChunk(text=text, citation=citation, score=1.0))
+    return block
 
 
 def _finding_line(finding: Finding) -> str:

@@ -9,6 +9,8 @@ from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport
 from domain.lifecycle.responders import ResponderSet
 from domain.records import ConversationMessage
+from domain.tools.audit import ToolOutcome
+from domain.tools.policy import ToolSpec
 
 
 class InputMessage(DomainModel):
@@ -30,6 +32,22 @@ class InputFile(DomainModel):
     report: IngestReport | None = None
 
 
+class ToolRunResult(DomainModel):
+    """A tool run that finished since the last turn: quoted to the model like an upload."""
+
+    run_id: str
+    citation: str
+    """What the model cites (``prometheus:execute_range_query#2 (14:05–14:35Z)``)."""
+    label: str
+    """``server tool``."""
+    arguments: str
+    outcome: ToolOutcome
+    sentence: str
+    """One sentence: what answered, or what went wrong."""
+    text: str = ""
+    """The reply, capped and redacted (empty unless the tool answered)."""
+
+
 class TurnInput(DomainModel):
     """Everything new for one turn; messages that arrived while a turn ran are coalesced here."""
 
@@ -39,6 +57,12 @@ class TurnInput(DomainModel):
     """Recent thread history before these messages, oldest first."""
     responders: ResponderSet | None = None
     """Who may answer confirmations when configured (an on-call group); else the participants."""
+    tools: list[ToolSpec] = Field(default_factory=list)
+    """The team's read-only tools the model may ask for this turn (empty: none configured)."""
+    tool_results: list[ToolRunResult] = Field(default_factory=list)
+    """Tool runs that finished since the last turn, in the order they ran."""
+    tool_round: int = Field(default=0, ge=0)
+    """How many rounds of tool runs led to this turn since a person last wrote."""
 
     @property
     def actor(self) -> str | None:

@@ -22,6 +22,7 @@ from domain.engine.view import (
     RequestCard,
     RootCauseView,
     SolutionView,
+    ToolRunCard,
     TurnReply,
 )
 from domain.investigation.conclusions import AGENT, Solution, rubric_band
@@ -35,6 +36,7 @@ from domain.lifecycle.confirmations import (
     PendingConfirmation,
     StatusChangePayload,
 )
+from domain.tools.runs import ToolRun
 
 _HIDDEN_HYPOTHESES = frozenset({HypothesisStatus.REFUTED, HypothesisStatus.RETIRED})
 _YES_NO = [Decision.YES, Decision.NO]
@@ -50,6 +52,7 @@ class Seen:
     requests: frozenset[str] = frozenset()
     solutions: frozenset[str] = frozenset()
     pending: frozenset[str] = frozenset()
+    tools: frozenset[str] = frozenset()
     conclusions: tuple[str, str, str] | None = None
     """How the hypotheses, the working conclusion and the root cause read before (None: not
     known, so they are shown). The living summary keeps them; a reply repeats none unchanged."""
@@ -72,6 +75,7 @@ def seen(case: Case) -> Seen:
         requests=frozenset(r.request_id for r in case.evidence_requests),
         solutions=frozenset(s.solution_id for s in case.solutions),
         pending=frozenset(c.confirmation_id for c in case.pending_confirmations()),
+        tools=frozenset(r.run_id for r in case.tool_runs),
         conclusions=_conclusions(case),
     )
 
@@ -197,6 +201,28 @@ class ReplyParts:
     debug: DebugInfo = field(default_factory=DebugInfo)
 
 
+def tool_card(run: ToolRun) -> ToolRunCard:
+    """A tool run as its card shows it."""
+    return ToolRunCard.model_validate(
+        run.model_dump(
+            include={
+                "run_id",
+                "request_id",
+                "number",
+                "server",
+                "tool",
+                "arguments",
+                "reason",
+                "status",
+                "consented_by",
+                "outcome",
+                "sentence",
+                "citation",
+            }
+        )
+    )
+
+
 def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
     """The reply for a turn: new items, conclusions that changed, summary, notices, debug info."""
     wc = case.working_conclusion
@@ -211,6 +237,7 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
             request_card(r) for r in case.evidence_requests if r.request_id not in before.requests
         ],
         confirmations=[confirmation_prompt(c) for c in parts.log.proposed if c.is_pending],
+        tool_runs=[tool_card(r) for r in case.tool_runs if r.run_id not in before.tools],
         superseded_confirmation_ids=[
             c.confirmation_id
             for c in case.confirmations

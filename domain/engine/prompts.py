@@ -19,7 +19,13 @@ from domain.case import Case
 from domain.engine.briefing import EvidenceBrief, brief_evidence
 from domain.engine.case_state import render_case_state
 from domain.engine.inputs import TurnInput
-from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
+from domain.engine.schemas import (
+    MAX_TOOL_REQUESTS,
+    ConsultingResponse,
+    InvestigationResponse,
+    TerminalResponse,
+)
+from domain.engine.tool_prompt import catalogue_text, results_lines
 from domain.investigation.anchoring import anchoring_warnings
 from domain.investigation.progress import STAGE_FOCUS, InvestigationStage, StageFocus
 from domain.investigation.verification import InvestigationStrategy
@@ -134,6 +140,8 @@ def render_prompt(kind: PromptKind, context: PromptContext, *, clock: Clock) -> 
         "safety_rules": load_template("safety_rules"),
     }
     values.update(_status_values(kind, context.case, used))
+    if kind is PromptKind.INVESTIGATING:
+        values["tools"] = _tools(context, used)
     system = fill(load_template(kind.value), values)
     brief = context.evidence()
     messages = (
@@ -154,6 +162,16 @@ def _status_values(kind: PromptKind, case: Case, used: list[str]) -> dict[str, s
     if kind is PromptKind.INVESTIGATING:
         return _investigating_values(case, used)
     return {}
+
+
+def _tools(context: PromptContext, used: list[str]) -> str:
+    """The tools part, only when the team's tools are configured and answering."""
+    if not context.turn.tools:
+        return ""
+    used.append("tools")
+    catalogue = catalogue_text(context.turn.tools, context.case)
+    values = {"catalogue": catalogue, "max_runs": str(MAX_TOOL_REQUESTS)}
+    return fill(load_template("tools"), values) + "\n"
 
 
 def _statement(case: Case) -> str:
@@ -216,7 +234,7 @@ def _history(conversation: Sequence[ConversationMessage]) -> list[ChatMessage]:
 def _quoted(brief: EvidenceBrief) -> list[ChatMessage]:
     """Quoted evidence, least decisive first: a model's window too small for all of it drops
     messages from the oldest on, so the lines around the top finding go last."""
-    parts = [brief.excerpts, brief.earlier, *reversed(brief.contexts)]
+    parts = [brief.excerpts, brief.earlier, *reversed(brief.contexts), *reversed(brief.tools)]
     return [ChatMessage(role="user", content=part) for part in parts if part]
 
 
@@ -229,6 +247,7 @@ def _new_input(kind: PromptKind, context: PromptContext, brief: EvidenceBrief) -
         lines.append(f"{mention(message.author)} (ts {message.ts}){files}: {message.text}")
     if brief.uploads:
         lines.append(brief.uploads)
+    lines.extend(results_lines(context.turn.tool_results))
     lines.extend(f"System note: {note}" for note in context.notes)
     if brief.left_out:
         lines.append(f"System note: {brief.note()}")

@@ -28,8 +28,11 @@ from domain.investigation.turns import TurnOutcome
 from domain.investigation.verification import Correlation, TemporalState, UrgencyLevel
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus, ClosureReason
+from domain.tools.requests import ToolRequest
 
 MAX_REQUESTS_PER_TURN = 3
+MAX_TOOL_REQUESTS = 3
+"""Tool runs one reply may ask for (the rest are ignored)."""
 MAX_ANSWER_CHARS = 4000
 """What a thread message may say at most: the structured fields carry the rest."""
 DEGENERATE_FROM_CHARS = 1500
@@ -265,6 +268,8 @@ class EvidenceRequestToAdd(DomainModel):
     category: RequestCategory
     guidance: AcquisitionGuidance = Field(default_factory=AcquisitionGuidance)
     criticality: Criticality = Criticality.REQUIRED
+    tool: ToolRequest | None = None
+    """A run of one of the listed tools that would collect this evidence; null if none would."""
 
 
 class InvestigationStateUpdate(DomainModel):
@@ -292,6 +297,9 @@ class InvestigationStateUpdate(DomainModel):
     """2-3 new requests when data is needed; none when nothing is missing."""
     obsolete_request_ids: list[str] = Field(default_factory=list)
     """Open requests the investigation no longer needs."""
+    tool_requests: list[ToolRequest] = Field(default_factory=list, max_length=MAX_TOOL_REQUESTS)
+    """Runs of the tools listed under "Tools you may ask for" that would show what you need
+    now (read-only); empty when no tool is listed or none would help."""
     classification: EvidenceClassification | None = None
     """The newest input classified against the open evidence requests."""
     status_change_request: StatusChangeRequest | None = None

@@ -15,6 +15,8 @@ from domain.knowledge import Citation
 from domain.lifecycle.confirmations import ConfirmationKind, Decision
 from domain.lifecycle.special_states import DegradedModeType, DocumentType
 from domain.lifecycle.status import CaseStatus
+from domain.tools.audit import ToolOutcome
+from domain.tools.runs import ToolRunStatus
 
 
 class View(DomainModel):
@@ -64,6 +66,26 @@ class RequestCard(View):
     alternatives: list[str] = Field(default_factory=list)
     prerequisites: list[str] = Field(default_factory=list)
     expected_output: str | None = None
+
+
+class ToolRunCard(View):
+    """A tool run the model asked for: the exact call, and where it stands."""
+
+    run_id: str
+    number: int
+    server: str
+    tool: str
+    arguments: str
+    """The arguments as JSON, exactly as they are sent."""
+    reason: str = ""
+    request_id: str | None = None
+    """The evidence request it would answer, if any (its card is shown under that request)."""
+    status: ToolRunStatus
+    consented_by: str | None = None
+    """A person's id, or `trust`."""
+    outcome: ToolOutcome | None = None
+    sentence: str = ""
+    citation: str = ""
 
 
 class HypothesisView(View):
@@ -197,6 +219,8 @@ class TurnReply(View):
     """Requests created this turn."""
     confirmations: list[ConfirmationPrompt] = Field(default_factory=list)
     """Questions proposed this turn and still pending."""
+    tool_runs: list[ToolRunCard] = Field(default_factory=list)
+    """Tool runs asked for this turn (waiting for Run or Skip, or trusted)."""
     superseded_confirmation_ids: list[str] = Field(default_factory=list)
     """Earlier questions that no longer apply (rewrite their messages)."""
     hypotheses: list[HypothesisView] = Field(default_factory=list)

@@ -22,7 +22,8 @@ from bot.slack.render.prompts import confirmation_message, decided_message, supe
 from bot.slack.render.reply import reply_message
 from domain.budget import LLMSpend
 from domain.case import Case
-from domain.engine.view import ConfirmationPrompt, TurnReply
+from domain.engine.present import tool_card
+from domain.engine.view import ConfirmationPrompt, ToolRunCard, TurnReply
 from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
 from domain.lifecycle.confirmations import ConfirmationState, StatusChangePayload
 from domain.lifecycle.status import TERMINAL_STATUSES
@@ -146,4 +147,10 @@ def current(case: Case, reply: TurnReply) -> TurnReply:
     for card in reply.evidence_requests:
         request = case.find_request(card.request_id)
         cards.append(card.model_copy(update={"status": request.status}) if request else card)
-    return reply.model_copy(update={"evidence_requests": cards})
+    runs = [_run_now(case, card) for card in reply.tool_runs]
+    return reply.model_copy(update={"evidence_requests": cards, "tool_runs": runs})
+
+
+def _run_now(case: Case, card: ToolRunCard) -> ToolRunCard:
+    run = case.find_tool_run(card.run_id)
+    return tool_card(run) if run is not None else card

@@ -55,6 +55,14 @@ SUMMARY_GROWTH = 2_500
 the case goes on (a cause, a mitigation, an outcome; each line is capped)."""
 
 
+def card_keys(reply: TurnReply) -> list[str]:
+    """What a reply's cards are remembered under: its evidence requests and its tool runs, so
+    a click on either redraws the message it is in."""
+    return [card.request_id for card in reply.evidence_requests] + [
+        run.run_id for run in reply.tool_runs
+    ]
+
+
 def thread_of(case: Case) -> ThreadRef:
     """The thread a case lives in."""
     return ThreadRef(team_id=case.team_id, channel_id=case.channel_id, thread_ts=case.thread_ts)
@@ -205,8 +213,8 @@ class ThreadPresenter:
                 await self._refs.remember(
                     case, PostedKind.PROMPT, at, prompt.confirmation_id, body=shown
                 )
-        for card in reply.evidence_requests:
-            await self._refs.remember(case, PostedKind.REQUEST, at, card.request_id, body=shown)
+        for key in card_keys(reply):
+            await self._refs.remember(case, PostedKind.REQUEST, at, key, body=shown)
         await self._rewrite_superseded(case, reply)
         await self._upload_documents(case, reply)
         return at
@@ -231,10 +239,8 @@ class ThreadPresenter:
             await self._refs.remember(
                 case, PostedKind.PROMPT, at, prompt.confirmation_id, body=AT_THE_TOP
             )
-        for card in reply.evidence_requests:
-            await self._refs.remember(
-                case, PostedKind.REQUEST, at, card.request_id, body=AT_THE_TOP
-            )
+        for key in card_keys(reply):
+            await self._refs.remember(case, PostedKind.REQUEST, at, key, body=AT_THE_TOP)
         await self._upload_documents(case, reply)
         return at
 
@@ -313,8 +319,8 @@ class ThreadPresenter:
             await self._refs.remember(
                 case, PostedKind.PROMPT, ts, prompt.confirmation_id, body=body
             )
-        for card in reply.evidence_requests:
-            await self._refs.remember(case, PostedKind.REQUEST, ts, card.request_id, body=body)
+        for key in card_keys(reply):
+            await self._refs.remember(case, PostedKind.REQUEST, ts, key, body=body)
 
     async def redraw_request(self, case: Case, request_id: str) -> None:
         """Redraw the reply an evidence request was asked in, its cards as the case has them now

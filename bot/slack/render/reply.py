@@ -19,6 +19,7 @@ from bot.slack.render.message import (
 )
 from bot.slack.render.runnable import commands_text, unchecked
 from bot.slack.render.text import code, code_block, escape, humanize, percent, shorten
+from bot.slack.render.tools import tool_cards
 from domain.engine.view import (
     EscalationView,
     HypothesisView,
@@ -47,8 +48,13 @@ def reply_message(reply: TurnReply, *, case_id: str) -> SlackMessage:
     blocks: list[Block] = []
     blocks += sections(_answer(reply))
     blocks += context(*(f"ℹ️ {escape(note)}" for note in reply.notices))
+    shown = {card.request_id for card in reply.evidence_requests}
     for card in reply.evidence_requests:
         blocks += request_card(card, case_id=case_id)
+        attached = [run for run in reply.tool_runs if run.request_id == card.request_id]
+        blocks += tool_cards(attached, case_id=case_id)
+    alone = [run for run in reply.tool_runs if run.request_id not in shown]
+    blocks += tool_cards(alone, case_id=case_id)
     if reply.kind is ReplyKind.ANSWER:
         blocks += _conclusions(reply)
         blocks += feedback_blocks(reply.root_cause, case_id=case_id)

@@ -28,6 +28,7 @@ from domain.engine.apply.resolution import (
     update_verification,
     verify_prompt,
 )
+from domain.engine.apply.tools import request_tools
 from domain.engine.context import TurnContext
 from domain.engine.schemas import (
     ConsultingResponse,
@@ -130,6 +131,7 @@ def apply_investigation(ctx: TurnContext, reply: InvestigationResponse) -> None:
     obsolete_requests(ctx, updates.obsolete_request_ids)
     classify(ctx, updates.classification, evidence)
     add_requests(ctx, updates.evidence_requests)
+    request_tools(ctx, updates.tool_requests, updates.evidence_requests)
     request_status_change(ctx, updates.status_change_request)
 
 

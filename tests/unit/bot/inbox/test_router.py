@@ -5,7 +5,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from bot.inbox.router import Jobs
+from bot.slack.errors import BotError
 from bot.slack.ids import ActionId
 
 
@@ -30,6 +33,7 @@ def test_every_action_id_has_a_route() -> None:
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
+        tools=Taker("tools", took),
     )
 
     assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
@@ -42,6 +46,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
+        tools=Taker("tools", took),
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
@@ -51,6 +56,8 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         "fm_cant_get:req_1",
         "fm_feedback",
         "fm_retry",
+        "fm_run_tool:tool_1",
+        "fm_skip_tool:tool_1",
     ):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
@@ -60,4 +67,23 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         ("clicks.cant_get", "fm_cant_get:req_1"),
         ("feedback.rate", "fm_feedback"),
         ("retries.retry", "fm_retry"),
+        ("tools.run", "fm_run_tool:tool_1"),
+        ("tools.skip", "fm_skip_tool:tool_1"),
     ]
+
+
+async def test_a_tool_button_without_tools_configured_is_told_not_run() -> None:
+    took: list[tuple[str, str]] = []
+    services = SimpleNamespace(
+        clicks=Taker("clicks", took),
+        remediation=Taker("remediation", took),
+        feedback=Taker("feedback", took),
+        retries=Taker("retries", took),
+        tools=None,
+    )
+    jobs = Jobs(services)  # type: ignore[arg-type]
+
+    with pytest.raises(BotError, match="not configured"):
+        await jobs._click(SimpleNamespace(action_id="fm_run_tool:tool_1"))  # type: ignore[arg-type]
+
+    assert took == []
