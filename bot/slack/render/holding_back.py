@@ -20,11 +20,8 @@ def self_resolved_note(group: SignalGroup, *, after_s: float) -> SlackMessage:
 
 def waiting_note(*, position: int, limit: int) -> SlackMessage:
     """Said once in the thread of an alert whose analysis waits for a free slot."""
-    running = "1 alert investigation is" if limit == 1 else f"{limit} alert investigations are"
-    text = (
-        f"⏳ {running} running (the most at once), so this analysis waits its turn: "
-        f"number {position} in line."
-    )
+    most = "1 alert investigation runs" if limit == 1 else f"{limit} alert investigations run"
+    text = f"⏳ At most {most} at once, so this analysis waits its turn: number {position} in line."
     return message(sections(text), text=text)
 
 

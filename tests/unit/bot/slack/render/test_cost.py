@@ -106,4 +106,5 @@ def test_what_the_bot_says_when_it_holds_back() -> None:
     snapshot("waiting_note", waiting_note(position=2, limit=4))
     snapshot("budget_note", budget_note(breach))
     snapshot("budget_notice", budget_notice(breach, case_label=None))
-    assert waiting_note(position=1, limit=1).text.startswith("⏳ 1 alert investigation is running")
+    alone = waiting_note(position=1, limit=1)
+    assert alone.text.startswith("⏳ At most 1 alert investigation runs")
