@@ -20,11 +20,24 @@ from evals.scenario import SCENARIO_DIR, Scenario, load_scenarios, scenario_set_
 from evals.scoring.report import to_markdown, write
 from evals.scoring.scoreboard import RunInfo, Scoreboard, build_scoreboard
 from evals.scripted.investigators import Style, scripted
+from evals.seen_before import NotMeasuredError, bundled_embedder, measure
+from rag.embeddings.embedder import Embedder
 
 DEFAULT_OUT = Path("eval-results")
 EXIT_UNSAFE = 1
 EXIT_USAGE = 2
 RECORD_LIMIT = 1_000_000
+
+
+def with_seen_before(board: Scoreboard, embedder: Embedder | None) -> Scoreboard:
+    """The scoreboard with seen-before precision and recall (the bundled embedding model unless
+    one is handed in); without a model to embed with, it says so and goes on."""
+    try:
+        (summary,) = asyncio.run(measure(embedder or bundled_embedder()))
+    except (OSError, NotMeasuredError) as exc:
+        print(f"Seen before: not measured ({exc}).")
+        return board
+    return board.model_copy(update={"seen_before": summary})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +89,7 @@ def main(
     argv: Sequence[str] | None = None,
     llm: LLMPort | None = None,
     recorder: MemoryCallRecorder | None = None,
+    embedder: Embedder | None = None,
 ) -> int:
     """Run the suite; 0 when done, 1 when an unsafe suggestion reached the thread, 2 on misuse."""
     args = build_parser().parse_args(argv)
@@ -88,6 +102,8 @@ def main(
         print(f"Cannot load the scenarios: {exc}")
         return EXIT_USAGE
     board = asyncio.run(_run(args, scenarios, llm, recorder))
+    if not args.scenario:
+        board = with_seen_before(board, embedder)
     written = write(board, args.out)
     print(to_markdown(board))
     print(

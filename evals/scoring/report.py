@@ -9,6 +9,7 @@ from evals.scoring.charts import draw_reliability, draw_scenarios
 from evals.scoring.grading import ScenarioResult
 from evals.scoring.scoreboard import Scoreboard, Summary
 from evals.scoring.second_looks import second_look_lines
+from evals.scoring.seen_before import seen_before_lines
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def to_markdown(board: Scoreboard) -> str:
         *(_row(r) for r in board.results),
     ]
     head += second_look_lines(board.second_look)
+    head += seen_before_lines(board.seen_before)
     errors = [f"- {r.scenario_id}: {r.error}" for r in board.results if r.error]
     if errors:
         head += ["", "Errors:", *errors]

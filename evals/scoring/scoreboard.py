@@ -19,6 +19,7 @@ from evals.base import EvalModel
 from evals.scenario import Kind
 from evals.scoring.grading import ScenarioResult
 from evals.scoring.second_looks import SecondLookSummary, summarize_looks
+from evals.scoring.seen_before import SeenBeforeSummary
 
 
 class BinRow(EvalModel):
@@ -83,6 +84,8 @@ class Scoreboard(EvalModel):
     summary: Summary
     reliability: list[BinRow]
     results: list[ScenarioResult]
+    seen_before: SeenBeforeSummary | None = None
+    """Seen-before precision and recall, when the run measured them (a whole-suite run)."""
     second_look: SecondLookSummary | None = None
     """What the second look did to confident root causes, and to calibration."""
 
