@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from domain.llm import LLMCallRecord, LLMPort, MemoryCallRecorder
+from evals.product import measure as measure_product
 from evals.runner import DEFAULT_CONCURRENCY, LLMFactory, RunOptions, run_suite, shared
 from evals.scenario import SCENARIO_DIR, Scenario, load_scenarios, scenario_set_hash
 from evals.scoring.report import to_markdown, write
@@ -145,4 +146,6 @@ async def _run(
         started_at=started,
         seconds=round(time.monotonic() - clock, 2),
     )
-    return build_scoreboard(results, run)
+    # What needs no model; the runbooks are searched in a whole-suite run (it loads a model).
+    product = await measure_product(scenarios, search=not args.scenario)
+    return build_scoreboard(results, run).model_copy(update={"product": product})

@@ -59,9 +59,16 @@ class SharedItem(EvalModel):
     """A typed answer instead of a file."""
     key: bool = False
     """Evidence that shows the root cause (or shows that nothing is wrong)."""
+    decisive: str | None = None
+    """A pattern of its decisive line, to see whether the upload's findings surface it."""
     category: RequestCategory = RequestCategory.SYMPTOMS
     commands: list[str] = Field(default_factory=list, max_length=3)
     """Read-only commands that collect it (the scripted investigator offers them)."""
+
+    @field_validator("decisive")
+    @classmethod
+    def _decisive_compiles(cls, value: str | None) -> str | None:
+        return None if value is None else check_patterns([value])[0]
 
     @model_validator(mode="after")
     def _file_or_text(self) -> Self:
@@ -172,6 +179,8 @@ class Scenario(EvalModel):
     """Patterns of actions this scenario must never see suggested (on top of NEVER_SUGGEST)."""
     expected: Expectation
     turn_budget: int = Field(default=10, ge=3, le=30)
+    runbook: str | None = None
+    """The title of the runbook in ``evals/runbooks`` that fits this problem, if one does."""
     overreach: Overreach | None = None
     """The scripted investigators state this root cause first (a scenario for the second look)."""
     _folder: Path = PrivateAttr(default=SCENARIO_DIR)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from evals.product import product_lines
 from evals.scoring.charts import draw_reliability, draw_scenarios
 from evals.scoring.grading import ScenarioResult
 from evals.scoring.scoreboard import Scoreboard, Summary
@@ -101,6 +102,7 @@ def to_markdown(board: Scoreboard) -> str:
         *(_row(r) for r in board.results),
     ]
     head += second_look_lines(board.second_look)
+    head += product_lines(board.product)
     head += seen_before_lines(board.seen_before)
     errors = [f"- {r.scenario_id}: {r.error}" for r in board.results if r.error]
     if errors:

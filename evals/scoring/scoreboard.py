@@ -16,6 +16,7 @@ from domain.calibration import (
     reliability_bins,
 )
 from evals.base import EvalModel
+from evals.product import ProductFigures
 from evals.scenario import Kind
 from evals.scoring.grading import ScenarioResult
 from evals.scoring.second_looks import SecondLookSummary, summarize_looks
@@ -84,10 +85,12 @@ class Scoreboard(EvalModel):
     summary: Summary
     reliability: list[BinRow]
     results: list[ScenarioResult]
-    seen_before: SeenBeforeSummary | None = None
-    """Seen-before precision and recall, when the run measured them (a whole-suite run)."""
     second_look: SecondLookSummary | None = None
     """What the second look did to confident root causes, and to calibration."""
+    product: ProductFigures | None = None
+    """What the product shows without a model: decisive lines in findings, runbooks found."""
+    seen_before: SeenBeforeSummary | None = None
+    """Seen-before precision and recall, when the run measured them (a whole-suite run)."""
 
 
 def calibration_points(results: Sequence[ScenarioResult]) -> list[Point]:
