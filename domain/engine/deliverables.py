@@ -18,6 +18,7 @@ from domain.lifecycle.special_states import DocumentType, GeneratedDocument
 from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMPort, LLMUnavailableError, ModelTier
 from domain.ports import Clock
+from domain.tools.runs import report_section as tools_section
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +83,8 @@ async def generate_deliverables(
         markdown = await _write(ctx, kind, llm=llm, clock=clock) or fallback(case)
         if spend is not None and kind is PromptKind.CASE_REPORT:
             markdown = f"{markdown.rstrip()}\n\n{report_section(spend)}"
+        if kind is PromptKind.CASE_REPORT and case.tool_runs:
+            markdown = f"{markdown.rstrip()}\n\n{tools_section(case.tool_runs)}"
         title = f"{label}: {problem_of(case)}"[:200]
         await _save(ctx, knowledge, document_type, title, markdown)
         produced.append(

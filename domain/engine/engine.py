@@ -17,6 +17,7 @@ from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
 from domain.engine.apply.reply import apply_reply, ask_what_follows
+from domain.engine.apply.tool_claims import correct_tool_claims
 from domain.engine.briefing import EvidenceBrief, brief_evidence, kept_with_findings
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
@@ -394,4 +395,9 @@ def _held_to_the_case(ctx: TurnContext, text: str) -> str:
         logger.info("a claim the case contradicts was corrected", extra={"case": ctx.case.case_id})
         for note in explained(corrected, refused):
             ctx.log.notes.remove(note)
+    if ctx.turn.tools:
+        open_runs = [run for run in ctx.case.tool_runs if run.is_open]
+        offered = [name for spec in ctx.turn.tools for name in (spec.server, spec.tool)]
+        read = bool(ctx.turn.tool_results)
+        corrected = correct_tool_claims(corrected, read_results=read, runs=open_runs, names=offered)
     return corrected

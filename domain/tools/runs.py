@@ -15,6 +15,7 @@ from pydantic import Field
 
 from domain.base import DomainModel, new_id
 from domain.errors import DomainError
+from domain.people import mention, named
 from domain.tools.audit import ToolCallRecord, ToolOutcome
 
 TRUST = "trust"
@@ -136,3 +137,27 @@ def _moment(value: object) -> datetime | None:
     except ValueError:
         return None
     return parsed.astimezone(UTC) if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def run_line(run: ToolRun) -> str:
+    """One run as the case report and `/fm status` list it: the call, who consented, how it
+    went (people as `{@U123}`)."""
+    who = "trusted server" if run.consented_by == TRUST else mention(run.consented_by)
+    call = f"{run.label} {run.arguments}"
+    if run.status is ToolRunStatus.SKIPPED:
+        return f"{call}: skipped by {mention(run.skipped_by)}"
+    if run.status is not ToolRunStatus.RAN or run.record is None:
+        return f"{call}: {run.status.value}"
+    record = run.record
+    size = f"{record.kept_bytes / 1024:.1f} KB kept"
+    took = f"{record.duration_ms:,} ms"
+    cite = f" · {run.citation}" if run.outcome is ToolOutcome.OK else ""
+    return f"{call}: {record.outcome.value} ({took}, {size}), run by {who}{cite}"
+
+
+def report_section(runs: list[ToolRun]) -> str:
+    """The case report's section on the tools run (markdown), or '' when none was asked for."""
+    if not runs:
+        return ""
+    lines = "\n".join(f"- {named(run_line(run))}" for run in runs)
+    return f"## Tools run\n{lines}\n"

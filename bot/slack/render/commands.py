@@ -13,6 +13,8 @@ from bot.slack.render.text import code, escape, shorten
 from domain.budget import LLMSpend
 from domain.case import Case
 from domain.knowledge import KnowledgeResult, ToolStatus
+from domain.people import named
+from domain.tools.runs import run_line
 
 HELP = """*FaultMaven* pairs with you during incidents; one thread is one case.
 • Mention me in a channel to open a case; the thread is the case, no need to mention me again.
@@ -80,9 +82,16 @@ def case_status(item: CaseLink) -> SlackMessage:
     blocks = [b for b in head.blocks if b.to_dict()["type"] != "actions"]
     if item.spend is not None:
         blocks += context(f"🪙 Model use: {item.spend.sentence()}")
+    blocks += tools_run(item.case)
     if item.link:
         blocks += context(f"<{item.link}|Open the case thread>")
     return message(blocks, text=head.text)
+
+
+def tools_run(case: Case) -> list[Block]:
+    """What the case asked of the team's tools, one line per run (nothing when none)."""
+    lines = [escape(named(run_line(run), "<@{}>")) for run in case.tool_runs]
+    return context("🔧 *Tools run:*\n" + "\n".join(lines)) if lines else []
 
 
 def kb_results(query: str, results: Sequence[KnowledgeResult]) -> SlackMessage:

@@ -60,9 +60,13 @@ def tool_cards(cards: Sequence[ToolRunCard], *, case_id: str) -> list[Block]:
 
 def results_lead(results: Sequence[ToolRunResult]) -> SlackMessage:
     """One line per finished run, opening the answer that reads them."""
-    lines = [
-        f"{OUTCOME_MARK[r.outcome]} {code(r.label)} {escape(r.sentence)} · {escape(r.citation)}"
-        for r in results
-    ]
+    lines = [f"{OUTCOME_MARK[r.outcome]} {_result_line(r)}" for r in results]
     text = "\n".join(lines)
     return message(sections(text), text=text)
+
+
+def _result_line(result: ToolRunResult) -> str:
+    """The sentence, how much was kept, and what the answer cites."""
+    size = len(result.text.encode())
+    kept = f" ({size / 1024:.1f} KB kept as evidence)" if size else ""
+    return f"{escape(result.sentence)}{kept} · {code(result.citation)}"

@@ -22,6 +22,7 @@ from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.mcp_server import INJECTION, SECRET_KEY, SECRET_PASSWORD
 from tests.fakes.models.llm_server import FakeLLMServer
 from tests.fakes.slack.server import FakeSlack
+from tests.integration.bot.conversation.test_commands import fm
 from tests.integration.bot.harness import BotHarness, eventually, text_of, with_buttons
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.paths import REPO_ROOT
@@ -187,6 +188,10 @@ async def test_with_trust_the_run_needs_no_click_and_its_secrets_reach_neither_m
         assert secret not in kept
     assert any(entry.action == "tool.called" for entry in audit)
     assert "The config names checkout-api." in text_of(bot.bot_messages(thread_ts)[-1])
+    status = text_of(await fm(bot, f"status {case.short_id}"))
+    assert "Tools run:" in status
+    assert "fake show_config {}: ok (" in status
+    assert "run by trusted server · fake:show_config#1" in status
 
 
 async def test_a_tool_outside_the_allowlist_is_never_called_and_a_failing_one_is_one_sentence(
