@@ -27,7 +27,8 @@ from tests.integration.bot.harness import BotHarness, eventually, text_of, with_
 from tests.integration.bot.replies import chat_reply, statement_reply
 from tests.paths import REPO_ROOT
 
-ALLOWED = ["deploy_note", "show_config", "whoami", "failing"]
+STRANGER = "W999"
+ALLOWED = ["deploy_note", "show_config", "whoami", "failing", "slow", "huge"]
 
 
 def hub(*, trust: bool) -> McpHub:
@@ -133,8 +134,8 @@ async def test_a_tool_run_waits_for_run_it_and_its_result_is_read_and_cited_in_t
     assert slack.invalid_payloads == []
 
 
-async def test_skip_sets_the_run_aside_and_nothing_runs(
-    asking: tuple[BotHarness, McpHub],
+async def test_skip_sets_the_run_aside_and_nothing_runs_for_someone_outside_the_case(
+    asking: tuple[BotHarness, McpHub], slack: FakeSlack
 ) -> None:
     bot, tools = asking
     thread_ts = await investigating(bot)
@@ -146,12 +147,15 @@ async def test_skip_sets_the_run_aside_and_nothing_runs(
     (card,) = with_buttons(bot.bot_messages(thread_ts), "fm_run_tool")
     asked = len(bot.llm.requests)
 
+    await bot.click(card, action_prefix="fm_run_tool", user=STRANGER)
     await bot.click(card, action_prefix="fm_skip_tool")
 
     (run,) = (await bot.case(thread_ts)).tool_runs
     assert run.status is ToolRunStatus.SKIPPED
     assert await ran_on_the_server(tools) == []
     assert len(bot.llm.requests) == asked
+    (refused,) = slack.ephemerals(user=STRANGER)
+    assert "Only the people of this case" in refused["text"]
     assert "Skipped" in text_of(
         next(m for m in bot.bot_messages(thread_ts) if m["ts"] == card["ts"])
     )
@@ -221,3 +225,45 @@ async def test_a_tool_outside_the_allowlist_is_never_called_and_a_failing_one_is
     assert "No tool named 'fake__delete_series' is offered" in texts
     assert "fake failing reported an error." in texts
     assert "ghp_abcdefghijklmnopqrstuvwxyz0123456789" not in bot.llm_prompts() + texts
+
+
+async def test_the_status_line_says_what_runs_and_a_huge_reply_is_cut_before_anyone_reads_it(
+    trusting: tuple[BotHarness, McpHub], slack: FakeSlack
+) -> None:
+    bot, _ = trusting
+    thread_ts = await investigating(bot)
+    statuses: set[str] = set()
+
+    asked = await bot.reply(
+        thread_ts,
+        "go on",
+        chat_reply(
+            "Looking.",
+            tool_requests=[
+                tool_request("slow", {"seconds": 1.5}),
+                tool_request("huge", {"megabytes": 3}),
+            ],
+        ),
+        chat_reply("The log repeats one timeout."),
+        settle=False,
+    )
+
+    def running() -> bool:
+        statuses.update(slack.workspace.statuses.values())
+        return any(status.startswith("is running") for status in statuses)
+
+    await eventually(running, seconds=20)
+    await bot.settle()
+    await bot.runtime.worker.wait_idle(20)
+
+    assert "is running fake slow, fake huge…" in statuses
+    case = await bot.case(thread_ts)
+    assert [run.status for run in case.tool_runs] == [ToolRunStatus.RAN, ToolRunStatus.RAN]
+    huge = case.tool_runs[1].record
+    assert huge is not None
+    assert huge.bytes > 3_000_000
+    assert huge.kept_bytes <= 64 * 1024 + 200
+    assert len(json.dumps(bot.llm.requests[-1])) < 120_000
+    lead = text_of(bot.bot_messages(thread_ts)[-1])
+    assert "fake huge answered (cut to the first part)." in lead
+    assert asked
