@@ -17,6 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from domain.case import Case
 from domain.engine.engine import TurnEngine
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse, TerminalResponse
+from domain.engine.second_look import LinkCheck, SecondLookReply
 from domain.engine.view import TurnReply
 from domain.errors import DomainError
 from domain.investigation.progress import MILESTONES
@@ -207,6 +208,11 @@ class PropertyLLM(ScriptedLLM):
     """The scripted reply when it fits the status the turn reached; documents are a stub."""
 
     async def structured(self, *, schema: type[Any], **_: Any) -> Any:
+        if schema is SecondLookReply:  # a confident root cause: one link not shown yet
+            return SecondLookReply(
+                links=[LinkCheck(claim="a link", evidence=[], shown=False)],
+                supported_confidence=0.5,
+            )
         item = self._next()
         return item if isinstance(item, schema) else schema.model_validate({"agent_response": "ok"})
 
@@ -242,6 +248,8 @@ class EngineMachine(RuleBasedStateMachine):
         assert self.case.model_dump() == before, "the input case was mutated"
         self.llm.script.clear()
         self.case, self.reply = result.case, result.reply
+        looked = result.reply.debug.second_look
+        assert looked is None or looked.after <= looked.before, "a second look never raises"
 
     @rule(
         data=st.data(),
