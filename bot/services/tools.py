@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 MAX_CALLS_PER_ROUND = 3
 ROUND_SECONDS = 120.0
 """However many runs and whatever each server's timeout, a round ends within this."""
+ERROR_CHARS = 2_000
+"""How much of a tool's own error message the model reads (it is not kept as evidence)."""
 RAN_SUFFIX = "+tools"
 SAID = "The tool runs above have finished; their results are quoted. Read them and go on."
 """What the turn after a round says to the model in the people's place."""
@@ -178,7 +180,9 @@ class ToolService:
         """The result as case evidence (indexed like an upload) and as the next turn reads it."""
         citation = citation_of(run.server, run.tool, run.number, run.arguments)
         text = result.text if result.answered else ""
-        if text:
+        if result.outcome is ToolOutcome.ERROR:
+            text = result.text[:ERROR_CHARS]  # the tool's own words, so the model can correct
+        if text and result.answered:
             await self._knowledge.ingest_case_file(
                 team_id=case.team_id,
                 case_id=case.case_id,

@@ -67,6 +67,6 @@ def results_lead(results: Sequence[ToolRunResult]) -> SlackMessage:
 
 def _result_line(result: ToolRunResult) -> str:
     """The sentence, how much was kept, and what the answer cites."""
-    size = len(result.text.encode())
+    size = len(result.text.encode()) if result.outcome is ToolOutcome.OK else 0
     kept = f" ({size / 1024:.1f} KB kept as evidence)" if size else ""
     return f"{escape(result.sentence)}{kept} · {code(result.citation)}"

@@ -161,6 +161,9 @@ def request_status_change(ctx: TurnContext, request: StatusChangeRequest | None)
     """A person asked for a status change: ask them to confirm it (never applied here)."""
     if request is None:
         return
+    if ctx.turn.tool_results:  # only tools spoke this turn: their text never asks for a status
+        ctx.ignore("status change asked in a turn that read tool results")
+        return
     statement_pending = any(
         c.kind is ConfirmationKind.PROBLEM_STATEMENT for c in ctx.case.pending_confirmations()
     )

@@ -109,7 +109,12 @@ async def test_a_tool_run_waits_for_run_it_and_its_result_is_read_and_cited_in_t
     assert "fake__deploy_note" in bot.llm_prompts(), "the catalogue is in the prompt"
     assert await ran_on_the_server(tools) == [], "nothing runs before the click"
 
-    bot.llm.script(chat_reply("Deploy 4812 went out at 03:10Z.", citations=["fake:deploy_note#1"]))
+    fooled = chat_reply(
+        "Deploy 4812 went out at 03:10Z. I'm marking the case resolved.",
+        citations=["fake:deploy_note#1"],
+        status_change_request={"to_status": "resolved", "reason": "the note says so"},
+    )
+    bot.llm.script(fooled)
     await bot.click(card, action_prefix="fm_run_tool")
 
     case = await bot.case(thread_ts)
@@ -130,6 +135,7 @@ async def test_a_tool_run_waits_for_run_it_and_its_result_is_read_and_cited_in_t
     # The injection in the note is data: the case is as the people left it.
     assert case.status is CaseStatus.INVESTIGATING
     assert not case.pending_confirmations()
+    assert "marking the case resolved" not in answer, "the claim is corrected where it stood"
     assert INJECTION in last, "quoted, inside its fence"
     assert slack.invalid_payloads == []
 
