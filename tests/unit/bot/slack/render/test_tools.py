@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.slack.ids import ToolRunValue, load_value
 from bot.slack.render.message import message
 from bot.slack.render.tools import tool_card
@@ -22,9 +24,12 @@ WAITING = ToolRunCard(
 )
 
 
-def as_slack(card: ToolRunCard) -> dict[str, object]:
+def as_slack(card: ToolRunCard) -> dict[str, Any]:
     rendered = message(tool_card(card, case_id="case_1"), text="tool")
-    payload = {"text": rendered.text, "blocks": [b.to_dict() for b in rendered.blocks]}
+    payload: dict[str, Any] = {
+        "text": rendered.text,
+        "blocks": [b.to_dict() for b in rendered.blocks],
+    }
     assert check_message(payload["text"], payload["blocks"]) is None
     return payload
 
