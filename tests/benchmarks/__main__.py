@@ -122,7 +122,7 @@ def printed_here(module: str, *args: str) -> str:
             runpy.run_module(f"tests.benchmarks.{module}", run_name="__main__")
     finally:
         sys.argv = argv
-    print(f"[{module} {' '.join(args)}: {time.monotonic() - started:.0f} s]", file=sys.stderr)
+    print(f"[{' '.join((module, *args))}: {time.monotonic() - started:.0f} s]", file=sys.stderr)
     return out.getvalue()
 
 
@@ -231,7 +231,7 @@ def printed(module: str, *args: str) -> str:
     if done.returncode != 0:
         sys.stderr.write(done.stdout + done.stderr)
         sys.exit(f"benchmark {module} failed (exit code {done.returncode})")
-    print(f"[{module} {' '.join(args)}: {time.monotonic() - started:.0f} s]", file=sys.stderr)
+    print(f"[{' '.join((module, *args))}: {time.monotonic() - started:.0f} s]", file=sys.stderr)
     return done.stdout
 
 
