@@ -15,6 +15,7 @@ from domain.engine.briefing import brief_evidence
 from domain.engine.context import TurnContext
 from domain.engine.inputs import ToolRunResult, TurnInput
 from domain.engine.prompts import PromptContext, PromptKind, render_prompt
+from domain.engine.tool_prompt import catalogue_text
 from domain.tools import ToolCallRecord, ToolOutcome, ToolSpec
 from domain.tools.runs import (
     TRUST,
@@ -232,3 +233,14 @@ def test_the_case_report_lists_each_run_with_who_consented_and_how_it_went() -> 
         f"- prometheus list_metrics {{}}: skipped by @{OPENER}",
     ]
     assert report_section([]) == ""
+
+
+def test_a_long_catalogue_is_trimmed_to_its_budget_and_says_how_many_were_left_out() -> None:
+    many = [spec(tool=f"tool_{n}") for n in range(200)]
+
+    text = catalogue_text(many, investigating_case(), budget=2_000)
+
+    assert len(text) < 2_100
+    shown = text.count("`prometheus__tool_")
+    assert 0 < shown < 200
+    assert text.endswith(f"({200 - shown} more tools left out for space.)")
