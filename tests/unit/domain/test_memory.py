@@ -13,16 +13,15 @@ from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus, ClosureReason
 from domain.memory import (
     DEFAULT_RULE,
-    Candidate,
     CaseDocumentHit,
     MatchedDocument,
     MatchRule,
     PastCaseMatch,
-    clear_winner,
     find_seen_before,
     fixed_by,
     rank_cases,
     runbook_of,
+    same_cause,
     seen_before_note,
     seen_before_query,
 )
@@ -181,8 +180,11 @@ async def test_a_dissimilar_past_case_is_not_offered() -> None:
     assert await seen(new_case(), [hit(other, DEFAULT_RULE.threshold - 0.01)], [other]) is None
 
 
-async def test_two_past_cases_alike_are_not_guessed_between() -> None:
+async def test_two_past_cases_of_different_causes_alike_are_not_guessed_between() -> None:
     one, two = past("FM-0001"), past("FM-0002")
+    two.root_cause_conclusion = RootCauseConclusion(
+        root_cause="A memory leak in the checkout worker", confidence_score=0.8, mechanism="m"
+    )
     hits = [hit(one, 0.80), hit(two, 0.80 - DEFAULT_RULE.margin / 2)]
 
     assert await seen(new_case(), hits, [one, two]) is None
@@ -221,19 +223,38 @@ def test_each_past_case_counts_once_by_its_best_excerpt() -> None:
     assert [(c.case_id, c.score) for c in ranked] == [(one.case_id, 0.9), (two.case_id, 0.7)]
 
 
-def test_a_clear_winner_needs_the_threshold_and_the_margin() -> None:
-    rule = MatchRule(threshold=0.6, margin=0.1)
-    top = Candidate("a", 0.8, CaseDocumentHit(case_id="a", title="t", similarity=0.8))
-    near = Candidate("b", 0.75, CaseDocumentHit(case_id="b", title="t", similarity=0.75))
-    far = Candidate("b", 0.6, CaseDocumentHit(case_id="b", title="t", similarity=0.6))
+async def test_an_incident_that_recurred_offers_its_newest_case_and_names_the_others() -> None:
+    first, second = past("FM-0001"), past("FM-0002")
+    second.resolved_at = later(60 * 24 * 30)
+    hits = [hit(first, 0.80), hit(second, 0.79)]
 
-    assert clear_winner([], rule) is None
-    assert clear_winner([top], MatchRule(threshold=0.9)) is None
-    assert clear_winner([top, near], rule) is None
-    winner = clear_winner([top, far], rule)
-    assert winner is not None
-    assert winner[0] is top
-    assert round(winner[1] or 0, 2) == 0.2
+    match = await seen(new_case(), hits, [first, second])
+
+    assert match is not None
+    assert match.short_id == "FM-0002"
+    assert match.also_seen == ["FM-0001"]
+    assert match.margin is None
+    assert "FM-0002 (the same incident as FM-0001), resolved" in seen_before_note(match)
+
+
+async def test_a_match_leads_the_next_cause_by_the_margin() -> None:
+    rule = MatchRule(threshold=0.6, margin=0.1)
+    best, other = past("FM-BEST"), past("FM-OTHR")
+    other.root_cause_conclusion = RootCauseConclusion(
+        root_cause="An expired TLS certificate on the ingress", confidence_score=0.8, mechanism="m"
+    )
+    index = Index(hit(best, 0.8), hit(other, 0.6))
+    lookup, outcomes = Cases([best, other]), Outcomes()
+
+    match = await find_seen_before(
+        case=new_case(), index=index, cases=lookup, outcomes=outcomes, rule=rule
+    )
+
+    assert match is not None
+    assert match.margin == 0.2
+    assert same_cause(best, past("FM-SAME"))
+    assert not same_cause(best, other)
+    assert not same_cause(best, investigating_case())
 
 
 def test_what_fixed_it_falls_back_to_the_fixes_applied() -> None:
