@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.engine.second_look import SecondLookReply
 from domain.investigation.conclusions import ConfidenceLevel
 from domain.investigation.evidence import EvidenceCategory
 from domain.investigation.evidence_requests import EvidenceStatus
@@ -131,6 +132,14 @@ async def test_the_seed_one_turn_resolution(server: FakeLLMServer) -> None:
             outcome="milestone_completed",
             citations=["error.log:1"],
         ),
+        reply(
+            SecondLookReply.model_validate(
+                {
+                    "links": [{"claim": "v2.1.3 throws at :42", "evidence": ["E1"], "shown": True}],
+                    "supported_confidence": 0.95,
+                }
+            )
+        ),
         files=[log],
     )
 
@@ -152,21 +161,23 @@ async def test_the_seed_one_turn_resolution(server: FakeLLMServer) -> None:
     assert answer.root_cause is not None
     assert answer.root_cause.confidence_level is ConfidenceLevel.VERIFIED
     assert answer.root_cause.supporting_evidence[0].summary.startswith("NullPointerException")
-    # The answer's own text asks for evidence, so the rollback is withheld there; the rollback
-    # solution's commands are what people run to mitigate, so they are kept.
-    assert "rollout undo" not in answer.text
+    # The rollback changes state: shown for people to run, saying what it changes, in the
+    # answer as in the rollback solution's commands; nothing was withheld.
+    assert "kubectl rollout undo deployment/api\n```\n↳ `kubectl` changes state:" in answer.text
     assert [s.commands for s in answer.solutions] == [
         ["kubectl rollout undo deployment/api", "kubectl rollout status deployment/api"],
         [],
     ]
-    assert answer.debug.unsafe_commands_removed == 1
+    assert answer.debug.unsafe_commands_removed == 0
     assert [c.label() for c in answer.citations] == ["error.log:1"]
     assert case.status is CaseStatus.INVESTIGATING  # resolution needs people, not the model
-    prompt = thread.prompt()
+    # The turn's own request; a root cause at 0.95 then gets its second look.
+    prompt = thread.prompt(-2)
     assert any('cite="error.log:1"' in m["content"] for m in prompt)
     records = thread.kit.recorder.records
-    assert [r.template for r in records] == ["consulting", "investigating", "investigating"]
-    assert records[-1].template_hash == answer.debug.template_hash
+    templates = ["consulting", "investigating", "investigating", "second_look"]
+    assert [r.template for r in records] == templates
+    assert records[-2].template_hash == answer.debug.template_hash
     assert all(r.outcome is LLMCallOutcome.OK and r.case_id == case.case_id for r in records)
 
 
