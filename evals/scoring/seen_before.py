@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
+from pydantic import Field
+
 from domain.memory import DEFAULT_RULE, Eligible, MatchRule, decide
 from evals.base import EvalModel
 
@@ -28,6 +30,8 @@ class SeenBeforeResult(EvalModel):
     """The offered (else the best eligible) past case's similarity."""
     best: str | None
     """The best eligible past case, offered or not."""
+    also_seen: list[str] = Field(default_factory=list)
+    """Earlier cases of the same incident named with the offered one."""
 
     @property
     def correct(self) -> bool:
@@ -95,6 +99,7 @@ def _result(
         kind=scenario.kind,
         expected=scenario.expected,
         offered=match.short_id if match else None,
+        also_seen=match.also_seen if match else [],
         score=match.score if match else (round(best.candidate.score, 4) if best else None),
         best=best.case.short_id if best else None,
     )
@@ -118,8 +123,15 @@ def seen_before_lines(summary: SeenBeforeSummary | None) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     rows = [
-        f"| {r.scenario_id} | {r.kind.value} | {r.expected or '—'} | {r.offered or '—'} "
+        f"| {r.scenario_id} | {r.kind.value} | {r.expected or '—'} | {_offered(r)} "
         f"| {'' if r.score is None else f'{r.score:.3f}'} | {r.best or '—'} |"
         for r in summary.results
     ]
     return head + rows
+
+
+def _offered(result: SeenBeforeResult) -> str:
+    if result.offered is None:
+        return "—"
+    also = f" (also {', '.join(result.also_seen)})" if result.also_seen else ""
+    return result.offered + also

@@ -149,7 +149,9 @@ def test_at_the_chosen_threshold_every_offer_names_the_right_past_case(model: Em
     assert summary.precision == 1.0
     assert summary.recall == 1.0
     # A resolved case's report and runbook are found for a paraphrased problem…
-    assert results["repeat-pool-after-deploy"].offered == "FM-P001"
+    assert results["repeat-pool-after-deploy"].offered == "FM-P014"
+    # …the newest, when the incident recurred, naming the earlier one…
+    assert results["repeat-pool-after-deploy"].also_seen == ["FM-P001"]
     # …a past case graded wrong, or closed without a fix, is never offered…
     assert results["trap-wrong-verdict"].offered is None
     assert results["trap-closed-without-fix"].offered is None
