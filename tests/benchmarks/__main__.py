@@ -65,10 +65,18 @@ TARGETS = {
     "query_100k_chunks_p50_ms": "< 40",
     "query_1m_chunks_p50_ms": "< 100",
 }
-BOT = ("bot_latency", "bot_floor", "bench_startup", "bot_start", "bench_metrics")
+BOT = (
+    "bot_latency",
+    "bot_floor",
+    "bench_startup",
+    "bot_start",
+    "bench_metrics",
+    "bench_tools",
+)
 """The Slack edge under load (50 threads, a 2 s fake model), what no scheduling can remove from
 a burst turn (the model call and the knowledge search), the command line's cold start, the
-bot's own start (healthy → ready, acks meanwhile), and what watching the bot costs a turn."""
+bot's own start (healthy → ready, acks meanwhile), what watching the bot costs a turn, and
+what a trusted tool round adds to a turn."""
 FIGURES: dict[str, tuple[str, ...]] = {
     "bot_latency": (
         "all answered in",
@@ -99,6 +107,11 @@ FIGURES: dict[str, tuple[str, ...]] = {
         "/metrics cost per turn",
         "with tracing on",
         "/metrics scrape",
+    ),
+    "bench_tools": (
+        "turn without a tool round",
+        "turn with a trusted tool round",
+        "tool round overhead per turn",
     ),
 }
 """What each bot benchmark must print: every label, on a line with a number after it."""
