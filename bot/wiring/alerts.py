@@ -14,6 +14,7 @@ from bot.llm.budget import BudgetGate
 from bot.services.alerting.alerts import AlertPorts, AlertService
 from bot.services.alerting.analysis import AnalysisPorts, AnalysisService
 from bot.services.alerting.budget import BudgetNotices
+from bot.services.alerting.looking import AlertLooks
 from bot.services.alerting.remediation import RemediationPorts, RemediationService
 from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
@@ -21,8 +22,10 @@ from bot.services.intake import Intake
 from bot.services.ports import Responders, Workspace
 from bot.services.thread.presenter import ThreadPresenter
 from bot.settings import Settings
+from domain.knowledge import KnowledgePort
 from domain.llm import LLMPort
 from domain.ports import Clock
+from domain.tools import ToolsPort
 from domain.workflows.catalog import Catalog
 from domain.workflows.planner import RcaPlanner
 from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
@@ -52,6 +55,8 @@ class AlertParts:
     responders: Responders
     clock: Clock
     budget: BudgetGate | None = None
+    tools: ToolsPort | None = None
+    knowledge: KnowledgePort | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
             clock=clock,
             intake=parts.intake,
             budget=parts.budget,
+            looks=_looks(parts),
         ),
         slots=InvestigationSlots(settings.max_alert_investigations),
     )
@@ -104,6 +110,19 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
     endpoint = AlertEndpoint(token=token, intake=parts.intake, clock=clock)
     alerts = _alerts(parts, workflows.workspace)
     return AlertFeatures(alerts, analysis, remediation, endpoint)
+
+
+def _looks(parts: AlertParts) -> AlertLooks | None:
+    """The trusted tools an alert's analysis reads first, when tools are configured."""
+    if parts.tools is None or parts.knowledge is None:
+        return None
+    return AlertLooks(
+        tools=parts.tools,
+        knowledge=parts.knowledge,
+        cases=parts.cases,
+        audit=parts.repositories.audit,
+        clock=parts.clock,
+    )
 
 
 def _alerts(parts: AlertParts, workspace: Workspace | None) -> AlertService | None:

@@ -79,6 +79,8 @@ def build_services(
             ports.responders,
             clock,
             ports.budget,
+            tools=ports.tools,
+            knowledge=ports.knowledge,
         ),
         workflows,
     )

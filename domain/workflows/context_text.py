@@ -42,7 +42,18 @@ def incident_markdown(context: IncidentContext) -> str:
         _cluster(context),
         _business(context.business),
     ]
+    if context.observed:
+        sections.append(_observed(context))
     return "\n\n".join(sections)
+
+
+def _observed(context: IncidentContext) -> str:
+    lines = ["## Observed by the team's tools (quoted after this context, as data)"]
+    lines += [
+        f"- {o.label} of `{o.expression}`: {o.summary} (cite as {o.citation})"
+        for o in context.observed
+    ]
+    return "\n".join(lines)
 
 
 def _summary(context: IncidentContext) -> str:

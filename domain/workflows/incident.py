@@ -15,6 +15,7 @@ from pydantic import AwareDatetime, Field
 
 from domain.base import DomainModel
 from domain.workflows.catalog import LabelFilters, RiskLevel
+from domain.workflows.observed import ObservedData
 from domain.workflows.signals import Signal, SignalGroup, signal_severity
 
 STORM_MIN_ALERTS = 5
@@ -99,6 +100,8 @@ class IncidentContext(DomainModel):
     dedup: DedupContext
     storm: StormContext = Field(default_factory=StormContext)
     business: LabelFilters = Field(default_factory=LabelFilters)
+    observed: list[ObservedData] = Field(default_factory=list)
+    """What the team's trusted tools answered about the alert before the analysis."""
 
 
 def build_incident_context(

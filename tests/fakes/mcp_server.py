@@ -118,6 +118,17 @@ def failing() -> str:
     raise RuntimeError("upstream said 503 with token=ghp_abcdefghijklmnopqrstuvwxyz0123456789")
 
 
+@server.tool(
+    description="Evaluate a PromQL expression over a time range (Prometheus' answer, made up).",
+    annotations=READ_ONLY,
+)
+def execute_range_query(query: str, start: str, end: str, step: str) -> str:
+    seen.append("execute_range_query")
+    values = [[1_700_000_000 + 60 * n, str(n % 3)] for n in range(5)]
+    series = [{"metric": {"__name__": "series", "query": query}, "values": values}]
+    return json.dumps({"resultType": "matrix", "result": series, "window": [start, end, step]})
+
+
 @server.tool(description="Return nothing.", annotations=READ_ONLY)
 def nothing() -> str:
     seen.append("nothing")

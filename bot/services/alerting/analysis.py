@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from bot.inbox.retry import RetryLater
 from bot.inbox.work import RcaWork
+from bot.services.alerting.looking import AlertLooks
 from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
@@ -70,6 +71,8 @@ class AnalysisPorts:
     intake: Intake | None = None
     """Queues an analysis that waits for a slot again (without it, analyses never wait)."""
     budget: BudgetCheck | None = None
+    looks: AlertLooks | None = None
+    """Runs the trusted tools that suit the alert before its analysis (without it, none)."""
 
 
 class AnalysisService:
@@ -158,9 +161,15 @@ class AnalysisService:
             group.latest, dedup=group.dedup(), received_at=group.last_seen
         )
         async with presenter.working(case, doing="is analysing the alert…"):
+            if self._p.looks is not None:
+                case, observed = await self._p.looks.look(case, group.latest)
+                context = context.model_copy(update={"observed": observed})
             outcome = await self._p.planner.analyse(context, case_id=case.case_id)
             rendered = rca_message(
-                outcome, signal_severity=context.severity, catalog=self._p.catalog_configured
+                outcome,
+                signal_severity=context.severity,
+                catalog=self._p.catalog_configured,
+                observed=context.observed,
             )
             # A retry finds the analysis its first try posted, under the first try's key.
             at = await presenter.ts_of(case, PostedKind.REPLY, work_key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from slack_sdk.models.blocks import Block
 
@@ -20,6 +21,7 @@ from bot.slack.render.message import (
 )
 from bot.slack.render.text import code, code_block, escape, percent, shorten
 from domain.workflows.catalog import ParameterValue, Workflow
+from domain.workflows.observed import ObservedData
 from domain.workflows.parameters import filled_steps
 from domain.workflows.planner import OutcomeKind, RcaOutcome
 from domain.workflows.remediation import (
@@ -43,9 +45,15 @@ FOOTERS = {
 }
 
 
-def rca_message(outcome: RcaOutcome, *, signal_severity: str, catalog: bool) -> SlackMessage:
-    """The analysis (or why there is none), and what happens next."""
-    blocks: list[Block] = []
+def rca_message(
+    outcome: RcaOutcome,
+    *,
+    signal_severity: str,
+    catalog: bool,
+    observed: Sequence[ObservedData] = (),
+) -> SlackMessage:
+    """The analysis (or why there is none), and what happens next; first what the tools read."""
+    blocks: list[Block] = [b for o in observed for b in context(observed_line(o))]
     analysis = _analysis(outcome, signal_severity)
     if analysis:
         blocks += sections(analysis)
@@ -53,6 +61,15 @@ def rca_message(outcome: RcaOutcome, *, signal_severity: str, catalog: bool) -> 
         blocks += sections(f"⚠️ {escape(outcome.note)}")
     blocks += _outcome_blocks(outcome, catalog=catalog)
     return message(blocks or sections(FOOTERS[OutcomeKind.NO_LLM]), text=_fallback(outcome))
+
+
+def observed_line(observed: ObservedData) -> str:
+    """One line: what a trusted tool read of the alert before the analysis."""
+    expression = code(shorten(observed.expression, 120))
+    return (
+        f"📈 Read first: {escape(observed.label)} of {expression}: "
+        f"{escape(observed.summary)} · {code(observed.citation)}"
+    )
 
 
 def _fallback(outcome: RcaOutcome) -> str:
