@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from bot.mcp.connection import START_TIMEOUT_S, Connection, ServerDownError
 from bot.mcp.replies import reply_text
+from bot.observability.tools import observed_tool_call
 from domain.base import utc_now
 from domain.redaction import redact_text
 from domain.tools import (
@@ -139,6 +140,7 @@ class McpHub:
         """Entries of the configuration that could not be used at all."""
         return list(self._config_problems)
 
+    @observed_tool_call
     async def call(self, *, server: str, tool: str, arguments: Mapping[str, object]) -> ToolResult:
         """Run one tool of one server, audited; see the module docstring for the rules."""
         call = _Call(server, tool, arguments, self._now())
