@@ -27,6 +27,7 @@ from domain.investigation.verification import (
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.special_states import DegradedMode, DocumentationData, EscalationState
 from domain.lifecycle.status import TERMINAL_STATUSES, CaseStatus, CaseStatusTransition
+from domain.past_cases import SeenBefore
 from domain.tools.runs import ToolRun
 
 STUCK_AFTER_TURNS = 3
@@ -86,6 +87,8 @@ class Case(DomainModel):
     degraded_mode: DegradedMode | None = None
     escalation_state: EscalationState | None = None
     documentation: DocumentationData = Field(default_factory=DocumentationData)
+    seen_before: SeenBefore | None = None
+    """The finished case of the workspace this one looks like, once its problem was searched."""
 
     # Timestamps.
     created_at: AwareDatetime = Field(default_factory=utc_now)

@@ -35,6 +35,7 @@ from domain.investigation.hypotheses import HypothesisStatus
 from domain.lifecycle.confirmations import StatusChangePayload
 from domain.lifecycle.status import CaseStatus
 from domain.llm import LLMCallOutcome, LLMCallRecord
+from domain.past_cases import Verdict as Verdict  # re-exported: graded outcomes name it
 
 ANSWERED = frozenset({LLMCallOutcome.OK, LLMCallOutcome.REPAIRED})
 MIN_POINTS = 10
@@ -79,15 +80,6 @@ class ConclusionFeedback(DomainModel):
     model: str | None = None
     """The model that stated it (None when no call record names one)."""
     at: AwareDatetime
-
-
-class Verdict(StrEnum):
-    """Whether a finished case's final root cause was right."""
-
-    RIGHT = "right"
-    WRONG = "wrong"
-    UNKNOWN = "unknown"
-    NO_OUTCOME = "no_outcome"
 
 
 class Outcome(DomainModel):

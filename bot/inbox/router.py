@@ -67,6 +67,7 @@ class Jobs:
             ActionId.FEEDBACK: services.feedback.rate,
             ActionId.RUN_TOOL: services.tools.run if services.tools else _no_tools,
             ActionId.SKIP_TOOL: services.tools.skip if services.tools else _no_tools,
+            ActionId.USE_RUNBOOK: services.memory.use_runbook if services.memory else _no_memory,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
 
@@ -178,6 +179,10 @@ class Jobs:
 
 async def _no_tools(*, work: ClickWork) -> None:
     raise BotError("The team's tools are not configured here any more (FM_MCP_CONFIG).")
+
+
+async def _no_memory(*, work: ClickWork) -> None:
+    raise BotError("Past cases cannot be searched here, so there is no runbook to post.")
 
 
 def _thread_of(work: Work) -> ThreadRef | None:

@@ -13,6 +13,7 @@ from bot.services.commands import CommandService
 from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
+from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import OutcomeService
 from bot.services.retries import RetryService
@@ -45,6 +46,8 @@ class Services:
     """None without a Slack workspace or FM_ALERT_CHANNEL (the console)."""
     tools: ToolService | None = None
     """None without FM_MCP_CONFIG: the model is offered no tools."""
+    memory: SeenBeforeService | None = None
+    """None when the knowledge base cannot search finished cases' documents."""
 
 
 __all__ = ["Services"]

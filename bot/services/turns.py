@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from bot.inbox.work import ThreadMessage, ThreadRef
 from bot.observability.turns import note_turn, observed_turn
 from bot.services.cases import CaseStore
+from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders
 from bot.services.thread.presenter import ThreadPresenter
 from bot.services.uploads import UploadService
+from bot.slack.render.message import SlackMessage
 from bot.slack.render.tools import results_lead
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
@@ -82,6 +84,8 @@ class TurnService:
         self.tools: Callable[[], Sequence[ToolSpec]] | None = None
         """The team's tools the model may ask for now (set when tools are configured)."""
         self.after_turn: AfterTurn | None = None
+        self.memory: SeenBeforeService | None = None
+        """Looks for the finished case this one repeats (set when the knowledge base can)."""
 
     async def take_turn(
         self,
@@ -127,6 +131,7 @@ class TurnService:
             await self._presenter.show_kept_reply(case, work_key)
             return
         async with self._presenter.working(case, on=fresh[-1].ts):
+            case, recalled = await self._recall(case)
             ingested = await self._uploads.ingest(case=case, messages=fresh)
             prepared = await self._prepare(case, fresh, ingested.files, history, ran)
             saved, result = await self._run_and_save(case, prepared)
@@ -134,7 +139,7 @@ class TurnService:
             await self._remember(saved, fresh, result.reply)
             lead = [results_lead(ran.results)] if ran and ran.results else []
             at = await self._presenter.show_reply(
-                saved, result.reply, key=work_key, lead=[*lead, *ingested.said]
+                saved, result.reply, key=work_key, lead=[*lead, *ingested.said, *recalled]
             )
         await self._presenter.redraw_closed(case, saved, shown_at=at)
         if result.decided is not None:
@@ -142,6 +147,12 @@ class TurnService:
         await self._presenter.show_header(saved)
         if self.after_turn is not None:
             await self.after_turn(saved, prepared.turn.tool_round, fresh[-1])
+
+    async def _recall(self, case: Case) -> tuple[Case, list[SlackMessage]]:
+        """The case after its look for a past case it repeats, and the block to show if found."""
+        if self.memory is None:
+            return case, []
+        return await self.memory.look(case)
 
     async def _prepare(
         self,

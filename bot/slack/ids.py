@@ -47,6 +47,8 @@ class ActionId(StrEnum):
     """"▶ Run it" on a tool run the model asked for (value: ToolRunValue)."""
     SKIP_TOOL = "fm_skip_tool"
     """"Skip" on a tool run the model asked for (value: ToolRunValue)."""
+    USE_RUNBOOK = "fm_use_runbook"
+    """"📚 Use its runbook" on a past case the new one looks like (value: RunbookValue)."""
 
 
 class CallbackId(StrEnum):
@@ -140,6 +142,13 @@ class ToolRunValue(Value):
 
     case_id: str
     run_id: str
+
+
+class RunbookValue(Value):
+    """ "Use its runbook": the case it is offered in, and the past case whose runbook it is."""
+
+    case_id: str
+    past_case_id: str
 
 
 class CaseValue(Value):

@@ -19,6 +19,7 @@ from bot.services.alerting.remediation import RemediationPorts, RemediationServi
 from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
+from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders, Workspace
 from bot.services.thread.presenter import ThreadPresenter
 from bot.settings import Settings
@@ -57,6 +58,7 @@ class AlertParts:
     budget: BudgetGate | None = None
     tools: ToolsPort | None = None
     knowledge: KnowledgePort | None = None
+    memory: SeenBeforeService | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
             intake=parts.intake,
             budget=parts.budget,
             looks=_looks(parts),
+            memory=parts.memory,
         ),
         slots=InvestigationSlots(settings.max_alert_investigations),
     )

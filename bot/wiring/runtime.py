@@ -49,6 +49,7 @@ from domain.budget import BudgetLimits
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
 from domain.llm import LLMCallRecorder, LLMPort
+from domain.memory import DEFAULT_RULE, MatchRule
 from domain.ports import Clock
 from domain.retry import RetryPolicy
 from domain.scoring.job import Sleep
@@ -58,6 +59,7 @@ from domain.workflows.ports import WorkflowExecutor, WorkflowIndex
 from rag.embeddings.embedder import warm_model
 from rag.embeddings.gate import ModelGate
 from rag.embeddings.model import resolve_model_path
+from rag.service import KnowledgeService
 from rag.store.workflow_index import LanceWorkflowIndex
 from storage import Repositories, build_repositories
 from storage.db import create_engine, make_session_factory
@@ -91,6 +93,8 @@ class Options:
     """When work that Slack being briefly unavailable cut short is taken again."""
     tools: ToolsPort | None = None
     """The team's tools (default: the MCP servers of FM_MCP_CONFIG, when set)."""
+    seen_before: MatchRule = DEFAULT_RULE
+    """When a past case is offered (tests lower the threshold for their fake embedder)."""
 
 
 @dataclass
@@ -212,6 +216,8 @@ async def build_runtime(settings: Settings, options: Options | None = None) -> R
         llm,
         budget,
         tools,
+        memory=knowledge if isinstance(knowledge, KnowledgeService) else None,
+        seen_before=options.seen_before,
     )
     services, endpoint = build_services(ports, workflows, sleep=options.sleep or asyncio.sleep)
     jobs = Jobs(services)

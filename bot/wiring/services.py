@@ -14,6 +14,7 @@ from bot.services.commands import CommandService
 from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
+from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import FinishedCases, OutcomeService
 from bot.services.ports import ChatSurface, KnowledgeStats, Responders
@@ -31,6 +32,7 @@ from bot.wiring.alerts import AlertParts, Workflows, build_alert_features
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
 from domain.llm import LLMPort
+from domain.memory import DEFAULT_RULE, CaseDocumentIndex, MatchRule
 from domain.ports import Clock
 from domain.scoring.job import RepositoryMaterial, ScoringJob, Sleep
 from domain.tools import ToolsPort
@@ -53,6 +55,10 @@ class Ports:
     budget: BudgetGate | None = None
     tools: ToolsPort | None = None
     """The team's read-only tools, when configured."""
+    memory: CaseDocumentIndex | None = None
+    """Finished cases' reports and runbooks, searched for "seen before" (None: never looked)."""
+    seen_before: MatchRule = DEFAULT_RULE
+    """When a past case is offered (tests lower the threshold for their fake embedder)."""
 
 
 def build_services(
@@ -67,6 +73,8 @@ def build_services(
         clock=clock,
     )
     cases, presenter, turns = _thread_services(ports, outcomes)
+    memory = _memory(ports, cases, presenter)
+    turns.memory = memory
     intake = Intake(inbox=repositories.inbox, cases=cases)
     alerting = build_alert_features(
         AlertParts(
@@ -81,6 +89,7 @@ def build_services(
             ports.budget,
             tools=ports.tools,
             knowledge=ports.knowledge,
+            memory=memory,
         ),
         workflows,
     )
@@ -137,6 +146,7 @@ def build_services(
         outcomes=outcomes,
         alerts=alerting.alerts,
         tools=_tools(ports, cases, presenter, turns),
+        memory=memory,
     )
     return services, alerting.endpoint
 
@@ -186,6 +196,20 @@ def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> Sc
         audit=repositories.audit,
         clock=clock,
         judge_enabled=ports.llm.enabled,
+    )
+
+
+def _memory(ports: Ports, cases: CaseStore, presenter: ThreadPresenter) -> SeenBeforeService | None:
+    """Seen before: past cases offered when their documents match, if the knowledge base can."""
+    if ports.memory is None:
+        return None
+    return SeenBeforeService(
+        index=ports.memory,
+        cases=cases,
+        outcomes=ports.repositories.outcomes,
+        presenter=presenter,
+        clock=ports.clock,
+        rule=ports.seen_before,
     )
 
 

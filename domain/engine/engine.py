@@ -57,6 +57,7 @@ from domain.llm import (
     LLMUnavailableError,
     ModelTier,
 )
+from domain.memory.note import seen_before_notes
 from domain.people import mention
 from domain.ports import Clock
 
@@ -135,6 +136,7 @@ class TurnEngine:
             return self._no_llm(work, unreachable=False)
         ctx = work.ctx
         notes = [decision_note(work.decided)] if work.decided else []
+        notes += seen_before_notes(ctx.case)  # a lead, not a conclusion
         prompt = render_prompt(
             prompt_kind_for(ctx.case),
             PromptContext(

@@ -15,9 +15,7 @@ from domain.memory.match import (
     Candidate,
     CaseDocumentHit,
     Eligible,
-    MatchedDocument,
     MatchRule,
-    PastCaseMatch,
     decide,
     fixed_by,
     is_eligible,
@@ -25,7 +23,7 @@ from domain.memory.match import (
     runbook_of,
     same_cause,
 )
-from domain.memory.note import seen_before_note
+from domain.memory.note import seen_before_note, seen_before_notes
 from domain.memory.search import (
     CaseDocumentIndex,
     CaseLookup,
@@ -34,6 +32,7 @@ from domain.memory.search import (
     find_seen_before,
     seen_before_query,
 )
+from domain.past_cases import MatchedDocument, PastCaseMatch, SeenBefore
 
 __all__ = [
     "DEFAULT_RULE",
@@ -46,6 +45,7 @@ __all__ = [
     "MatchedDocument",
     "OutcomeLookup",
     "PastCaseMatch",
+    "SeenBefore",
     "decide",
     "eligible_candidates",
     "find_seen_before",
@@ -55,5 +55,6 @@ __all__ = [
     "runbook_of",
     "same_cause",
     "seen_before_note",
+    "seen_before_notes",
     "seen_before_query",
 ]

@@ -6,15 +6,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 
-from pydantic import AwareDatetime, Field
+from pydantic import Field
 
 from domain.base import DomainModel
 from domain.case import Case
 from domain.engine.documents import problem_of
 from domain.lifecycle.status import CaseStatus
-from domain.outcomes import GENERIC_WORDS, STEM, Outcome, Verdict, resolution_summary
+from domain.outcomes import GENERIC_WORDS, STEM, Outcome, resolution_summary
+from domain.past_cases import MatchedDocument, PastCaseMatch, Verdict
 
 SAME_CAUSE_SHARE = 0.5
 """Two root causes are the same when they share this share of the shorter one's distinctive
@@ -32,47 +32,6 @@ class CaseDocumentHit(DomainModel):
     section: str | None = None
     similarity: float = Field(ge=-1.0, le=1.0)
     """Cosine similarity of the excerpt to the new case's problem."""
-
-
-class MatchedDocument(StrEnum):
-    """Which of the past case's documents matched."""
-
-    REPORT = "report"
-    RUNBOOK = "runbook"
-
-
-class PastCaseMatch(DomainModel):
-    """A finished case the new one clearly looks like: a lead to check, not a conclusion."""
-
-    case_id: str
-    short_id: str
-    """Human id, e.g. FM-7K3Q."""
-    team_id: str
-    channel_id: str
-    thread_ts: str
-    """With ``channel_id``, where its thread is (for the link)."""
-    resolved_at: AwareDatetime
-    problem: str
-    root_cause: str
-    fixed_by: str
-    """What fixed it: what the resolver said, else the fixes applied, else the mitigations."""
-    verdict: Verdict
-    """How its root cause was graded: right or unknown (never wrong)."""
-    score: float = Field(ge=-1.0, le=1.0)
-    """Similarity of its best document to the new case's problem."""
-    margin: float | None = None
-    """How far it beat the next past case (None when it was the only candidate)."""
-    document: MatchedDocument
-    document_title: str
-    runbook_title: str | None = None
-    """Its runbook in the knowledge base, when one was written (for "use this runbook")."""
-    also_seen: list[str] = Field(default_factory=list)
-    """Earlier cases of the same incident that matched as closely (their short ids)."""
-
-    @property
-    def label(self) -> str:
-        """The case as people know it: its short id, else its id."""
-        return self.short_id or self.case_id
 
 
 @dataclass(frozen=True)

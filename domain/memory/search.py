@@ -13,12 +13,12 @@ from domain.memory.match import (
     CaseDocumentHit,
     Eligible,
     MatchRule,
-    PastCaseMatch,
     decide,
     is_eligible,
     rank_cases,
 )
 from domain.outcomes import Outcome
+from domain.past_cases import PastCaseMatch
 
 logger = logging.getLogger(__name__)
 

@@ -21,9 +21,12 @@ from bot.services.alerting.looking import AlertLooks
 from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
+from bot.services.memory import SeenBeforeService
+from bot.services.thread.compose import led
 from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import is_transient
 from bot.slack.render.holding_back import budget_note, waiting_note
+from bot.slack.render.message import SlackMessage
 from bot.slack.render.remediation import analysis_record, rca_message, strategy_message
 from domain.base import new_id
 from domain.budget import LLMBudgetExceededError
@@ -73,6 +76,8 @@ class AnalysisPorts:
     budget: BudgetCheck | None = None
     looks: AlertLooks | None = None
     """Runs the trusted tools that suit the alert before its analysis (without it, none)."""
+    memory: SeenBeforeService | None = None
+    """Looks for the finished case the alert repeats, shown above its analysis (or none)."""
 
 
 class AnalysisService:
@@ -164,12 +169,16 @@ class AnalysisService:
             if self._p.looks is not None:
                 case, observed = await self._p.looks.look(case, group.latest)
                 context = context.model_copy(update={"observed": observed})
+            case, recalled = await self._recall(case)
             outcome = await self._p.planner.analyse(context, case_id=case.case_id)
-            rendered = rca_message(
-                outcome,
-                signal_severity=context.severity,
-                catalog=self._p.catalog_configured,
-                observed=context.observed,
+            rendered = led(
+                recalled,
+                rca_message(
+                    outcome,
+                    signal_severity=context.severity,
+                    catalog=self._p.catalog_configured,
+                    observed=context.observed,
+                ),
             )
             # A retry finds the analysis its first try posted, under the first try's key.
             at = await presenter.ts_of(case, PostedKind.REPLY, work_key)
@@ -190,6 +199,12 @@ class AnalysisService:
         )
         await self._record(case, outcome, strategies)
         await self._p.presenter.show_header(case)
+
+    async def _recall(self, case: Case) -> tuple[Case, list[SlackMessage]]:
+        """The case after its look for a past case the alert repeats, and the block if found."""
+        if self._p.memory is None:
+            return case, []
+        return await self._p.memory.look(case, opened_by_alert=True)
 
     async def _done(self, case: Case, case_id: str) -> bool:
         """An earlier run recorded this case's analysis (a resumed or repeated item)."""

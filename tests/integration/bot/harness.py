@@ -240,12 +240,14 @@ def text_of(message: JsonDict) -> str:
 
 
 def buttons(message: JsonDict) -> list[JsonDict]:
-    return [
-        element
-        for block in message.get("blocks", [])
-        if block["type"] == "actions"
-        for element in block["elements"]
-    ]
+    """Every button of a message: in actions blocks and beside sections."""
+    found: list[JsonDict] = []
+    for block in message.get("blocks", []):
+        if block["type"] == "actions":
+            found.extend(block["elements"])
+        elif block["type"] == "section" and block.get("accessory", {}).get("type") == "button":
+            found.append(block["accessory"])
+    return found
 
 
 def question_buttons(message: JsonDict) -> list[JsonDict]:

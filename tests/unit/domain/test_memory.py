@@ -13,16 +13,21 @@ from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus, ClosureReason
 from domain.memory import (
     DEFAULT_RULE,
+    Candidate,
     CaseDocumentHit,
+    Eligible,
     MatchedDocument,
     MatchRule,
     PastCaseMatch,
+    SeenBefore,
+    decide,
     find_seen_before,
     fixed_by,
     rank_cases,
     runbook_of,
     same_cause,
     seen_before_note,
+    seen_before_notes,
     seen_before_query,
 )
 from domain.outcomes import Outcome, Verdict
@@ -283,3 +288,47 @@ async def test_the_model_is_told_the_past_case_is_a_lead_not_a_conclusion() -> N
     assert POOL in note
     assert "Rolled back to v4.11.3" in note
     assert "{{" not in note
+
+
+def kept_match(case: Case, *, followed_by: str | None = None) -> Case:
+    """``case`` holding a match with the first past case, as the bot keeps it."""
+    found = decide_one()
+    case.seen_before = SeenBefore(looked_at=NOW, match=found, runbook_followed_by=followed_by)
+    return case
+
+
+def decide_one() -> PastCaseMatch:
+    one = past("FM-AAAA")
+    eligible = [Eligible(Candidate(one.case_id, 0.8, hit(one, 0.8)), one, None)]
+    match = decide(eligible)
+    assert match is not None
+    return match
+
+
+def test_the_model_is_told_of_the_lead_while_the_root_cause_is_sought() -> None:
+    notes = seen_before_notes(kept_match(new_case()))
+
+    assert len(notes) == 1
+    assert "a lead, not a conclusion" in notes[0]
+    assert "FM-AAAA" in notes[0]
+
+
+def test_the_lead_is_no_longer_told_once_a_root_cause_is_stated_nor_without_a_match() -> None:
+    case = kept_match(new_case())
+    case.root_cause_conclusion = RootCauseConclusion(
+        root_cause=POOL, confidence_score=0.8, mechanism="requests wait"
+    )
+
+    assert seen_before_notes(case) == []
+    assert seen_before_notes(new_case()) == []
+
+
+def test_people_following_the_runbook_is_told_until_the_case_ends() -> None:
+    case = kept_match(new_case(), followed_by="U42")
+    case.root_cause_conclusion = RootCauseConclusion(
+        root_cause=POOL, confidence_score=0.8, mechanism="requests wait"
+    )
+
+    (note,) = seen_before_notes(case)
+
+    assert "{@U42} chose to follow the runbook of FM-AAAA" in note

@@ -34,6 +34,7 @@ def test_every_action_id_has_a_route() -> None:
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
         tools=Taker("tools", took),
+        memory=Taker("memory", took),
     )
 
     assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
@@ -47,6 +48,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
         tools=Taker("tools", took),
+        memory=Taker("memory", took),
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
@@ -58,6 +60,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         "fm_retry",
         "fm_run_tool:tool_1",
         "fm_skip_tool:tool_1",
+        "fm_use_runbook",
     ):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
@@ -69,6 +72,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         ("retries.retry", "fm_retry"),
         ("tools.run", "fm_run_tool:tool_1"),
         ("tools.skip", "fm_skip_tool:tool_1"),
+        ("memory.use_runbook", "fm_use_runbook"),
     ]
 
 
@@ -80,10 +84,29 @@ async def test_a_tool_button_without_tools_configured_is_told_not_run() -> None:
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
         tools=None,
+        memory=None,
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
     with pytest.raises(BotError, match="not configured"):
         await jobs._click(SimpleNamespace(action_id="fm_run_tool:tool_1"))  # type: ignore[arg-type]
+
+    assert took == []
+
+
+async def test_a_runbook_button_where_past_cases_cannot_be_searched_is_told_not_run() -> None:
+    took: list[tuple[str, str]] = []
+    services = SimpleNamespace(
+        clicks=Taker("clicks", took),
+        remediation=Taker("remediation", took),
+        feedback=Taker("feedback", took),
+        retries=Taker("retries", took),
+        tools=None,
+        memory=None,
+    )
+    jobs = Jobs(services)  # type: ignore[arg-type]
+
+    with pytest.raises(BotError, match="Past cases cannot be searched"):
+        await jobs._click(SimpleNamespace(action_id="fm_use_runbook"))  # type: ignore[arg-type]
 
     assert took == []
