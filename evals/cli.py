@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,16 +18,22 @@ from domain.llm import LLMCallRecord, LLMPort, MemoryCallRecorder
 from evals.product import measure as measure_product
 from evals.runner import DEFAULT_CONCURRENCY, LLMFactory, RunOptions, run_suite, shared
 from evals.scenario import SCENARIO_DIR, Scenario, load_scenarios, scenario_set_hash
+from evals.scoring.grading import ScenarioResult
 from evals.scoring.report import to_markdown, write
 from evals.scoring.scoreboard import RunInfo, Scoreboard, build_scoreboard
+from evals.scoring.tools_mode import compare, tools_markdown
 from evals.scripted.investigators import Style, scripted
 from evals.seen_before import NotMeasuredError, bundled_embedder, measure
+from evals.tool_rounds import ToolsFactory
 from rag.embeddings.embedder import Embedder
 
 DEFAULT_OUT = Path("eval-results")
 EXIT_UNSAFE = 1
 EXIT_USAGE = 2
 RECORD_LIMIT = 1_000_000
+ToolsFor = Callable[[Path], ToolsFactory]
+"""Given the scenarios' folder, what serves each scenario's evidence as tools (from the caller)."""
+NO_TOOLS = "--tools needs `fm eval`, which starts each scenario's evidence as an MCP server."
 
 
 def with_seen_before(board: Scoreboard, embedder: Embedder | None) -> Scoreboard:
@@ -79,6 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"scenarios run at once (default {DEFAULT_CONCURRENCY})",
     )
     parser.add_argument(
+        "--tools",
+        action="store_true",
+        help="run again with each scenario's evidence served as trusted tools, and compare",
+    )
+    parser.add_argument(
         "--judge",
         action="store_true",
         help="also score each finished case with the LLM judge (needs a model)",
@@ -91,22 +102,28 @@ def main(
     llm: LLMPort | None = None,
     recorder: MemoryCallRecorder | None = None,
     embedder: Embedder | None = None,
+    tools: ToolsFor | None = None,
 ) -> int:
     """Run the suite; 0 when done, 1 when an unsafe suggestion reached the thread, 2 on misuse."""
     args = build_parser().parse_args(argv)
     if args.judge and (llm is None or not llm.enabled):
         print("--judge needs a model: set FM_LLM_MODEL (or FM_LLM_JUDGE_MODEL).")
         return EXIT_USAGE
+    if args.tools and tools is None:
+        print(NO_TOOLS)
+        return EXIT_USAGE
     try:
         scenarios = load_scenarios(args.scenarios, args.scenario or None)
     except (OSError, ValueError) as exc:
         print(f"Cannot load the scenarios: {exc}")
         return EXIT_USAGE
-    board = asyncio.run(_run(args, scenarios, llm, recorder))
+    board, results = asyncio.run(_run(args, scenarios, llm, recorder))
     if not args.scenario:
         board = with_seen_before(board, embedder)
     written = write(board, args.out)
     print(to_markdown(board))
+    if args.tools and tools is not None:
+        print(_with_tools(args, scenarios, llm, results, tools(args.scenarios)))
     print(
         f"Wrote {written.json}, {written.markdown}, {written.reliability_png} and "
         f"{written.scenarios_png}."
@@ -119,7 +136,8 @@ async def _run(
     scenarios: Sequence[Scenario],
     llm: LLMPort | None,
     recorder: MemoryCallRecorder | None,
-) -> Scoreboard:
+    served: ToolsFactory | None = None,
+) -> tuple[Scoreboard, list[ScenarioResult]]:
     started, clock = datetime.now(UTC), time.monotonic()
     recorder = recorder or MemoryCallRecorder(limit=RECORD_LIMIT)
     llm_for: LLMFactory
@@ -132,7 +150,8 @@ async def _run(
     def records() -> list[LLMCallRecord]:
         return recorder.records
 
-    options = RunOptions(concurrency=args.concurrency, judge=llm if args.judge else None)
+    judge = llm if args.judge else None
+    options = RunOptions(concurrency=args.concurrency, judge=judge, tools=served)
     try:
         results = await run_suite(scenarios, llm_for, records=records, options=options)
     finally:
@@ -148,4 +167,16 @@ async def _run(
     )
     # What needs no model; the runbooks are searched in a whole-suite run (it loads a model).
     product = await measure_product(scenarios, search=not args.scenario)
-    return build_scoreboard(results, run).model_copy(update={"product": product})
+    return build_scoreboard(results, run).model_copy(update={"product": product}), results
+
+
+def _with_tools(
+    args: argparse.Namespace,
+    scenarios: Sequence[Scenario],
+    llm: LLMPort | None,
+    without: list[ScenarioResult],
+    served: ToolsFactory,
+) -> str:
+    """The suite again with the evidence served as tools; both runs' figures side by side."""
+    _, with_tools = asyncio.run(_run(args, scenarios, llm, None, served))
+    return tools_markdown(compare(without, with_tools))

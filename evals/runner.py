@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
 from domain.errors import DomainError
 from domain.llm import LLMCallRecord, LLMPort
+from domain.tools import ToolsPort
 from evals.engineer import SimulatedEngineer
 from evals.knowledge import EvalKnowledge, load_runbooks
 from evals.scenario import Scenario
 from evals.scoring.grading import ScenarioResult, grade
 from evals.scoring.judging import judge_session
 from evals.session import Session, SimClock
+from evals.tool_rounds import ToolsFactory
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +37,8 @@ class RunOptions:
     concurrency: int = DEFAULT_CONCURRENCY
     judge: LLMPort | None = None
     """Run the scoring judge over each finished case with this port (costs model calls)."""
+    tools: ToolsFactory | None = None
+    """Serve each scenario's evidence as tools (evaluations with tools)."""
 
 
 def shared(llm: LLMPort) -> LLMFactory:
@@ -45,11 +51,20 @@ def no_records() -> Sequence[LLMCallRecord]:
     return ()
 
 
-def new_session(scenario: Scenario, llm: LLMPort) -> Session:
+def new_session(scenario: Scenario, llm: LLMPort, tools: ToolsPort | None = None) -> Session:
     """A fresh thread for the scenario, with the runbooks in its global knowledge base."""
     knowledge = EvalKnowledge()
     load_runbooks(knowledge)
-    return Session(scenario, llm, knowledge, SimClock(scenario.situation.started_at))
+    return Session(scenario, llm, knowledge, SimClock(scenario.situation.started_at), tools)
+
+
+def _tools(
+    scenario: Scenario, options: RunOptions
+) -> AbstractAsyncContextManager[ToolsPort | None]:
+    """The scenario's tools for this run, or none."""
+    if options.tools is None:
+        return contextlib.nullcontext(None)
+    return options.tools(scenario)
 
 
 async def play(session: Session) -> Session:
@@ -64,6 +79,7 @@ async def play(session: Session) -> Session:
         move = engineer.next_move(session.case)
         if move is None:
             return session
+        session.round_trips += 1
         for request_id, reason in move.blocked:
             await session.cannot_get(request_id, reason)
         await session.say(move.text, move.files)
@@ -88,19 +104,25 @@ async def run_scenario(
 ) -> ScenarioResult:
     """Play and grade one scenario (with the judge when asked)."""
     started = time.monotonic()
-    session = new_session(scenario, llm)
+    async with _tools(scenario, options) as tools:
+        session = new_session(scenario, llm, tools)
+        error = await _played(session)
+    judged = await judge_session(options.judge, session) if options.judge and not error else None
+    mine = [r for r in records() if r.case_id == session.case.case_id]
+    return grade(session, mine, judged=judged, seconds=time.monotonic() - started, error=error)
+
+
+async def _played(session: Session) -> str | None:
+    """Play the scenario; why it stopped early, if it did."""
     try:
         await play(session)
     except DomainError as exc:
         # A case the engine refused to move on (a bad reply it could not apply) is graded as it
         # stands, with the reason, instead of ending the whole suite.
-        logger.warning("scenario stopped", extra={"scenario": scenario.id, "error": str(exc)})
-        error: str | None = f"{type(exc).__name__}: {exc}"
-    else:
-        error = None
-    judged = await judge_session(options.judge, session) if options.judge and not error else None
-    mine = [r for r in records() if r.case_id == session.case.case_id]
-    return grade(session, mine, judged=judged, seconds=time.monotonic() - started, error=error)
+        scenario = session.scenario.id
+        logger.warning("scenario stopped", extra={"scenario": scenario, "error": str(exc)})
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 async def run_suite(

@@ -7,14 +7,16 @@ from datetime import datetime, timedelta
 
 from domain.case import Case
 from domain.engine.engine import TurnEngine
-from domain.engine.inputs import InputFile, InputMessage, TurnInput
+from domain.engine.inputs import InputFile, InputMessage, ToolRunResult, TurnInput
 from domain.engine.view import TurnReply
 from domain.investigation.evidence import UploadedFile
 from domain.knowledge import KnowledgePort
 from domain.lifecycle.confirmations import Decision
 from domain.llm import LLMPort
 from domain.records import ConversationMessage, MessageRole
+from domain.tools import ToolsPort
 from evals.scenario import Scenario, SharedItem
+from evals.tool_rounds import results_turn, tool_rounds
 
 ENGINEER = "U_EVAL_ENGINEER"
 TEAM = "T_EVAL"
@@ -60,10 +62,14 @@ class Session:
     llm: LLMPort
     knowledge: KnowledgePort
     clock: SimClock
+    tools: ToolsPort | None = None
+    """The scenario's evidence served as tools (evaluations with tools), else None."""
     case: Case = field(init=False)
     steps: list[Step] = field(default_factory=list)
     history: list[ConversationMessage] = field(default_factory=list)
     turns: int = 0
+    round_trips: int = 0
+    """Times the bot waited for the engineer to bring something (each move after the opening)."""
     _ts: int = 0
 
     def __post_init__(self) -> None:
@@ -95,12 +101,31 @@ class Session:
         message = InputMessage(
             ts=self._next_ts(), author=ENGINEER, text=text, file_ids=[f.file.file_id for f in files]
         )
-        turn = TurnInput(messages=[message], files=files, conversation=self.history[-HISTORY:])
+        tools = list(self.tools.catalogue()) if self.tools else []
+        turn = TurnInput(
+            messages=[message], files=files, conversation=self.conversation(), tools=tools
+        )
         result = await self.engine.take_turn(case=self.case, turn=turn)
         self.turns += 1
         self._remember(MessageRole.USER, text, message.ts)
         self._remember(MessageRole.ASSISTANT, result.reply.text, self._next_ts())
-        return self._keep("say", text, result.case, result.reply)
+        reply = self._keep("say", text, result.case, result.reply)
+        async for later in tool_rounds(self):
+            reply = later
+        return reply
+
+    def conversation(self) -> list[ConversationMessage]:
+        """The recent conversation a turn reads."""
+        return self.history[-HISTORY:]
+
+    async def read_results(self, results: list[ToolRunResult], tool_round: int) -> TurnReply:
+        """The turn after a round of tool runs: nobody wrote, the results are quoted."""
+        turn = results_turn(self, results, tool_round, self._next_ts(), ENGINEER)
+        result = await self.engine.take_turn(case=self.case, turn=turn)
+        self.turns += 1
+        self._remember(MessageRole.ASSISTANT, result.reply.text, self._next_ts())
+        detail = ", ".join(r.citation for r in results)
+        return self._keep("tools", detail, result.case, result.reply)
 
     async def click(self, confirmation_id: str, decision: Decision) -> TurnReply:
         """The engineer answers a question with a button."""

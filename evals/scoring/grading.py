@@ -65,6 +65,10 @@ class ScenarioResult(EvalModel):
     path_correct: bool = False
     status: str
     turns: int
+    round_trips: int = 0
+    """Times the bot waited for the engineer to bring something."""
+    tool_runs: int = 0
+    """Tool runs called (evaluations with tools)."""
     judge: JudgeOutcome | None = None
     usage: Usage = Field(default_factory=Usage)
     second_look: CaseLooks = Field(default_factory=CaseLooks)
@@ -196,6 +200,8 @@ def grade(
         path_correct=case.path is scenario.expected.path,
         status=case.status.value,
         turns=session.turns,
+        round_trips=session.round_trips,
+        tool_runs=sum(1 for r in case.tool_runs if r.outcome is not None),
         judge=judged,
         usage=usage_of(records),
         second_look=case_looks(session, records),

@@ -6,12 +6,13 @@ reply schemas, so the engine applies, checks and records their replies like a re
 
 from __future__ import annotations
 
+import json
 import zlib
 from typing import Any
 
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse
 from evals.scenario import Kind, Scenario, SharedItem, Unavailable
-from evals.scripted.prompt_reading import PromptView
+from evals.scripted.prompt_reading import EVIDENCE_TOOL, PromptView
 
 Needed = SharedItem | Unavailable
 POOR_CONFIDENCE = 0.95
@@ -116,7 +117,7 @@ class Competent:
         for label, item in self.asked.items():
             if not isinstance(item, SharedItem) or item.name in self.received:
                 continue
-            if not _arrived(item, files, view.new_input):
+            if not _arrived(item, files, view.new_input) and not _read(item, view.new_input):
                 continue
             self.received.add(item.name)
             ref = f"E{len(evidence) + 1}"
@@ -133,7 +134,7 @@ class Competent:
     def _next(self, view: PromptView, refs: list[str], updates: dict[str, Any]) -> str:
         if "applied" in view.new_input.lower() and self._unverified_fix(view):
             return self._verify(view, updates)
-        batch = self._ask_for_missing(updates)
+        batch = self._ask_for_missing(view, updates)
         if batch:
             updates["outcome"] = "data_requested"
             return "To find the cause I need: " + "; ".join(batch) + "."
@@ -150,12 +151,20 @@ class Competent:
             )
         return self._conclude(view, refs, updates)
 
-    def _ask_for_missing(self, updates: dict[str, Any]) -> list[str]:
-        """Requests for up to three needed items not asked for yet; their labels."""
+    def _ask_for_missing(self, view: PromptView, updates: dict[str, Any]) -> list[str]:
+        """Requests for up to three needed items not asked for yet; their labels.
+
+        When the scenario's evidence is offered as a tool, what it holds is read with it
+        instead of asked of the engineer.
+        """
         batch = [n for n in self.needed if _label(n) not in self.asked][:3]
         self.asked.update((_label(n), n) for n in batch)
-        if batch:
-            updates["evidence_requests"] = [request_for(n) for n in batch]
+        by_tool = [n for n in batch if view.reads_evidence and isinstance(n, SharedItem)]
+        of_people = [n for n in batch if n not in by_tool]
+        if of_people:
+            updates["evidence_requests"] = [request_for(n) for n in of_people]
+        if by_tool:
+            updates["tool_requests"] = [tool_request_for(n) for n in by_tool]
         return [_label(n) for n in batch]
 
     def _overreach(self, view: PromptView, refs: list[str], updates: dict[str, Any]) -> str:
@@ -170,7 +179,7 @@ class Competent:
             "evidence_basis": [*view.evidence_ids, *refs, *over.cites],
         }
         updates["outcome"] = "milestone_completed"
-        batch = self._ask_for_missing(updates)
+        batch = self._ask_for_missing(view, updates)
         return f"Root cause: {over.claim} To confirm it I need: {'; '.join(batch)}."
 
     def _unverified_fix(self, view: PromptView) -> str | None:
@@ -227,6 +236,21 @@ class Competent:
         updates["solutions_to_add"] = solutions
         updates["outcome"] = "milestone_completed"
         return f"Root cause: {truth.statement} Fix: {truth.fix}"
+
+
+def tool_request_for(item: SharedItem) -> dict[str, str]:
+    """A run of the scenario's evidence tool for one item."""
+    return {
+        "name": EVIDENCE_TOOL,
+        "arguments": json.dumps({"name": item.name}),
+        "reason": item.description[:300],
+    }
+
+
+def _read(item: SharedItem, new_input: str) -> bool:
+    """The evidence tool answered with this item (its run's line in the newest input)."""
+    arguments = json.dumps({"name": item.name}, ensure_ascii=False, sort_keys=True)
+    return f"read_evidence {arguments} — ok" in new_input
 
 
 def _arrived(item: SharedItem, files: dict[str, str], new_input: str) -> bool:

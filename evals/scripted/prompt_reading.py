@@ -18,6 +18,7 @@ _UPLOAD = re.compile(r"Uploaded file (file_\w+): (.+?) \(\d+ bytes\)")
 _EVIDENCE = re.compile(r"^- (ev_\w+) \[", re.M)
 _SOLUTION = re.compile(r"^- (sol_\w+) \[(mitigation|permanent fix) · (\w+)\]", re.M)
 _ROOT_CAUSE = re.compile(r"^Root cause: ", re.M)
+EVIDENCE_TOOL = "scenario__read_evidence"
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class PromptView:
     solutions: list[tuple[str, bool, str]]
     """(solution id, is a mitigation, proposed | applied | verified)."""
     has_root_cause: bool
+    reads_evidence: bool = False
+    """The scenario's evidence is offered as a tool (`scenario__read_evidence`)."""
 
     def open_id(self, label: str) -> str | None:
         """The id of the open request with this label."""
@@ -64,4 +67,5 @@ def read_prompt(template: str, messages: Sequence[ChatMessage]) -> PromptView:
             (i, kind == "mitigation", state) for i, kind, state in _SOLUTION.findall(system)
         ],
         has_root_cause=bool(_ROOT_CAUSE.search(system)),
+        reads_evidence=EVIDENCE_TOOL in system,
     )
