@@ -334,7 +334,7 @@ class EngineMachine(RuleBasedStateMachine):
         for command in visible_commands(self.reply):
             assert command not in DANGEROUS
         reply = self.reply
-        shown = [reply.text, *reply.notices, *(h.statement for h in reply.hypotheses)]
+        shown = [*reply.notices, *(h.statement for h in reply.hypotheses)]
         shown += [card.label + card.description for card in reply.evidence_requests]
         if reply.working_conclusion is not None:
             shown.append(reply.working_conclusion.statement)
@@ -350,14 +350,13 @@ class EngineMachine(RuleBasedStateMachine):
         shown += [c.prompt for c in self.case.confirmations]  # quoted again once answered
         shown += [e.summary + (e.analysis or "") for e in self.case.evidence]
         for text in shown:
-            assert "kubectl delete ns" not in text
+            assert "kubectl delete" not in text
             assert "rm -rf" not in text
-            # A command that changes state is shown only in code, saying what it changes (an
-            # answer may tell people how to mitigate); anywhere else it is withheld.
-            if text is reply.text:
-                assert text.count("kubectl delete") == text.count("` (↳ changes state:")
-            else:
-                assert "kubectl delete" not in text
+        # The answer may tell people how to mitigate: a command that changes state is shown only
+        # in code, saying what it changes; a destructive one never.
+        assert "kubectl delete ns" not in reply.text
+        assert "rm -rf" not in reply.text
+        assert reply.text.count("kubectl delete") == reply.text.count("` (↳ changes state:")
         for card in self.reply.evidence_requests:
             assert all(classify_command(c).is_safe for c in card.commands)
         # A solution's actions are shown for people to run; nothing destructive ever is.
