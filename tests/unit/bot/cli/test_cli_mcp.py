@@ -120,7 +120,7 @@ def test_the_doctor_lists_each_server_its_tools_and_which_are_allowed(tmp_path: 
 
     fake, gone = checks["mcp fake"], checks["mcp gone"]
     assert fake.verdict is Verdict.WARN
-    assert fake.detail.startswith("13 tool(s) reachable; allowed: echo, run_check. ")
+    assert fake.detail.startswith("14 tool(s) reachable; allowed: echo, run_check. ")
     assert "tool 'delete_series' is refused" in fake.detail
     assert gone.verdict is Verdict.FAIL
     assert gone.detail == "server 'gone' cannot start: 'no-such-mcp-server' was not found."
