@@ -126,6 +126,15 @@ class ConsoleSurface:
         path.write_text(content, encoding="utf-8")
         self._write(f"FaultMaven shared {title}: {path}\n")
 
+    async def upload_image(
+        self, *, channel: str, thread_ts: str, filename: str, title: str, data: bytes, alt: str
+    ) -> None:
+        """Write the image next to the data directory and say where, with its description."""
+        self._files_dir.mkdir(parents=True, exist_ok=True)
+        path = self._files_dir / Path(filename).name
+        path.write_bytes(data)
+        self._write(f"FaultMaven shared {title}: {path}\n{alt}\n")
+
     async def share(
         self, *, channel: str, thread_ts: str, documents: Sequence[DocumentView], comment: str
     ) -> None:

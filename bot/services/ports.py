@@ -64,6 +64,12 @@ class ChatSurface(Protocol):
         """Share a text file (a report, a runbook) in a thread."""
         ...
 
+    async def upload_image(
+        self, *, channel: str, thread_ts: str, filename: str, title: str, data: bytes, alt: str
+    ) -> None:
+        """Share an image (a chart) in a thread, with its description for screen readers."""
+        ...
+
     async def share(
         self, *, channel: str, thread_ts: str, documents: Sequence[DocumentView], comment: str
     ) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
+from bot.services.charts import Charted, share_charts
 from bot.services.ports import Responders
 from bot.services.thread.presenter import ThreadPresenter, thread_of
 from bot.services.turns import ToolsRan, TurnService
@@ -146,6 +147,8 @@ class ToolService:
             case=saved,
             ran=ToolsRan(kept, tool_round + 1),
         )
+        answers = [Charted(r.tool, k.citation, k.text) for r, k in zip(runs, kept, strict=True)]
+        await share_charts(self._presenter.surface, saved, answers)
 
     async def _call_all(self, runs: Sequence[ToolRun]) -> list[ToolResult]:
         """Every run called at once; one that has not answered when the round ends is an error."""

@@ -125,6 +125,19 @@ class SlackSurface:
             channel=channel, thread_ts=thread_ts, filename=filename, title=title, content=content
         )
 
+    async def upload_image(
+        self, *, channel: str, thread_ts: str, filename: str, title: str, data: bytes, alt: str
+    ) -> None:
+        """Share an image in the thread (files:write), described by ``alt`` for screen readers."""
+        await self._client.files_upload_v2(
+            channel=channel,
+            thread_ts=thread_ts,
+            filename=filename,
+            title=title,
+            file=data,
+            alt_txt=alt,
+        )
+
     async def share(
         self, *, channel: str, thread_ts: str, documents: Sequence[DocumentView], comment: str
     ) -> None:

@@ -17,9 +17,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from domain.base import DomainModel
 from domain.tools.policy import ToolSpec
+from domain.tools.series import RANGE_TOOLS, range_series
 from domain.workflows.signals import Signal, SignalGroup
 
-RANGE_TOOLS = ("execute_range_query", "query_range", "range_query")
 EXPRESSION_KEYS = ("expr", "expression", "query", "promql")
 LOOKBACK = timedelta(minutes=15)
 MAX_WINDOW = timedelta(hours=6)
@@ -47,6 +47,8 @@ class ObservedData(DomainModel):
     """``prometheus:execute_range_query#1 (14:05–14:35Z)``."""
     label: str
     """``prometheus execute_range_query``."""
+    tool: str = ""
+    """The tool's own name (``execute_range_query``)."""
     expression: str
     summary: str
     """One line: what answered (series and points), or why nothing did."""
@@ -103,28 +105,11 @@ def alert_queries(
 
 def series_summary(text: str) -> str:
     """``3 series, 183 points`` for a Prometheus answer; its size otherwise."""
-    found = _series(text)
+    found = range_series(text)
     if found is None:
         return f"{len(text.encode()) / 1024:.1f} KB"
-    points = sum(len(values) for values in found)
+    points = sum(len(series.points) for series in found)
     return f"{len(found)} series, {points} points"
-
-
-def _series(text: str) -> list[list[object]] | None:
-    try:
-        answer = json.loads(text)
-    except json.JSONDecodeError:
-        return None
-    if isinstance(answer, dict) and isinstance(answer.get("data"), dict):
-        answer = answer["data"]
-    result = answer.get("result") if isinstance(answer, dict) else None
-    if not isinstance(result, list):
-        return None
-    return [
-        list(series.get("values") or [])
-        for series in result
-        if isinstance(series, dict) and isinstance(series.get("values", []), list)
-    ]
 
 
 def _rfc3339(moment: datetime) -> str:

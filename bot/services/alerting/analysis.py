@@ -20,6 +20,7 @@ from bot.inbox.work import RcaWork
 from bot.services.alerting.looking import AlertLooks
 from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
+from bot.services.charts import Charted, share_charts
 from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.thread.compose import led
@@ -186,6 +187,8 @@ class AnalysisService:
                 at = await presenter.post_kept(case, rendered, PostedKind.REPLY, work_key)
             else:
                 await presenter.replace(case, at, rendered)
+        charted = [Charted(o.tool, o.citation, o.text) for o in context.observed]
+        await share_charts(presenter.surface, case, charted)
         strategies = await self._offer(case, outcome)
         await self._p.messages.add(
             ConversationMessage(

@@ -82,6 +82,7 @@ class AlertLooks:
         observed = ObservedData(
             citation=run.citation,
             label=run.label,
+            tool=run.tool,
             expression=query.expression,
             summary=summary,
             text=text,

@@ -99,10 +99,18 @@ def files_info(ws: Workspace, params: JsonDict) -> JsonDict:
     }
 
 
+ALT_TXT_MAX = 1000
+"""Slack refuses a longer description of an image."""
+
+
 @method("files.getUploadURLExternal")
 def files_get_upload_url_external(ws: Workspace, params: JsonDict) -> JsonDict:
     name = required_arg(params, "filename")
     length = int(required_arg(params, "length"))
+    if length <= 0:
+        raise ApiError("missing_argument")  # Slack's answer to a length of 0
+    if len(str(params.get("alt_txt") or "")) > ALT_TXT_MAX:
+        raise ApiError("alt_txt_too_large")
     stored = ws.new_file(name, size=length, user=ws.bot_user_id)
     ticket = secrets.token_urlsafe(12)
     ws.uploads[ticket] = stored.obj["id"]

@@ -129,3 +129,25 @@ async def test_an_upload_url_also_takes_a_multipart_post(
         assert await response.text() == "OK - 5"
 
     assert slack.file_content(ticket["file_id"]) == b"hello"
+
+
+async def test_an_image_description_over_1000_characters_is_refused_as_slack_refuses_it(
+    client: AsyncWebClient,
+) -> None:
+    with pytest.raises(SlackApiError) as refused:
+        await client.files_getUploadURLExternal(filename="chart.png", length=10, alt_txt="x" * 1001)
+
+    assert refused.value.response["error"] == "alt_txt_too_large"
+    described = await client.files_getUploadURLExternal(
+        filename="chart.png", length=10, alt_txt="x" * 1000
+    )
+    assert described["ok"]
+
+
+async def test_an_upload_of_zero_bytes_is_refused_as_slack_refuses_it(
+    client: AsyncWebClient,
+) -> None:
+    with pytest.raises(SlackApiError) as refused:
+        await client.files_getUploadURLExternal(filename="empty.png", length=0)
+
+    assert refused.value.response["error"] == "missing_argument"

@@ -117,6 +117,9 @@ async def test_a_trusted_range_query_of_the_alerts_expression_runs_before_the_an
     shown = thread_text(bot, thread_ts)
     assert "Read first: fake execute_range_query of" in shown
     assert "1 series, 5 points" in shown
+    (chart,) = bot.slack.calls_to("files.completeUploadExternal", ok=True)
+    assert chart["thread_ts"] == thread_ts, "the series is drawn under the analysis"
+    assert chart["files"][0]["title"] == run.citation
     sources = {c.citation.source for chunks in knowledge.case.values() for c in chunks}
     assert "fake-execute_range_query-1.txt" in sources
     audit = await bot.runtime.repositories.audit.list_for_case(case.case_id)
@@ -132,3 +135,4 @@ async def test_without_trust_the_analysis_runs_no_tool(
     assert (await bot.case(thread_ts)).tool_runs == []
     assert "tool-result" not in json.dumps(bot.llm.requests)
     assert "Read first" not in thread_text(bot, thread_ts)
+    assert bot.slack.calls_to("files.getUploadURLExternal") == []
