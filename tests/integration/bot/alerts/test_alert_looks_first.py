@@ -1,14 +1,17 @@
 """An alert's case reads the series that fired through the team's trusted tools before its RCA.
 
-The tools are the in-repo fake MCP server over stdio; its `execute_range_query` answers a
-made-up Prometheus matrix for whatever expression it is asked.
+The tools are the in-repo fake MCP server over stdio, whose `execute_range_query` answers a
+made-up Prometheus matrix for whatever expression it is asked; and a real Prometheus holding a
+made-up incident, read through `prometheus-mcp-server`.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -29,10 +32,12 @@ from tests.integration.bot.alerts.alert_harness import (
     thread_text,
 )
 from tests.integration.bot.harness import BotHarness, eventually
+from tests.integration.mcp.prometheus import incident_window, running_prometheus
 from tests.paths import REPO_ROOT
 from tests.unit.domain.workflows.catalog_data import findings
 
 EXPRESSION = str(rule("KubePodCrashLooping")["expr"]).strip()
+REAL_QUERY = 'sum by (status) (rate(http_requests_total{service="checkout-api"}[5m]))'
 
 
 def tools(*, trust: bool) -> McpHub:
@@ -136,3 +141,45 @@ async def test_without_trust_the_analysis_runs_no_tool(
     assert "tool-result" not in json.dumps(bot.llm.requests)
     assert "Read first" not in thread_text(bot, thread_ts)
     assert bot.slack.calls_to("files.getUploadURLExternal") == []
+
+
+async def test_a_real_prometheus_answers_the_alerts_expression_before_the_analysis(
+    slack: FakeSlack, llm: FakeLLMServer, tmp_path: Path
+) -> None:
+    window = incident_window(int(time.time()))
+    async with running_prometheus(tmp_path, window) as url:
+        entry = {
+            "command": str(Path(sys.executable).parent / "prometheus-mcp-server"),
+            "env": {"PROMETHEUS_URL": url},
+            "cwd": str(tmp_path),
+            "includeTools": ["execute_range_query"],
+            "timeout": 30_000,
+            "trust": True,
+        }
+        hub = McpHub(parse_config({"mcpServers": {"prometheus": entry}}, {}))
+        bot = await alert_bot(slack, llm, tmp_path / "bot", catalog=False, tools=hub)
+        try:
+            await eventually(lambda: bool(hub.catalogue()), seconds=90)
+            notification = crash_looping()
+            began = datetime.fromtimestamp(window.began, UTC).isoformat()
+            for alert in notification["alerts"]:
+                alert["annotations"]["expr"] = REAL_QUERY
+                alert["startsAt"] = began
+            bot.llm.script(reply(findings()))
+            status, _ = await post_alert(bot, notification)
+            assert status == 200
+            await bot.settle(expect=2, seconds=60)
+            [alert_message] = alert_messages(bot)
+            thread_ts = str(alert_message["ts"])
+
+            (run,) = (await bot.case(thread_ts)).tool_runs
+            assert run.outcome is not None
+            assert run.outcome.value == "ok", run.sentence
+            shown = thread_text(bot, thread_ts)
+            assert "Read first: prometheus execute_range_query of" in shown
+            assert "2 series" in shown, "the 200s and the 502s"
+            assert '\\"502\\"' in json.dumps(bot.llm.requests[0]["messages"])
+            (chart,) = bot.slack.calls_to("files.completeUploadExternal", ok=True)
+            assert chart["thread_ts"] == thread_ts
+        finally:
+            await bot.stop()
