@@ -25,11 +25,27 @@ class ModelTier(StrEnum):
     """FM_LLM_JUDGE_MODEL: scoring."""
 
 
+ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
+"""The image formats every vision model takes (OpenAI, Anthropic, Gemini, Ollama alike)."""
+
+
+class ImagePart(DomainModel):
+    """An image sent with a message (a screenshot people shared), as base64."""
+
+    name: str
+    """The file's name, which the model cites (``screenshot.png (image)``)."""
+    media_type: ImageType
+    data: str = Field(min_length=1)
+    """The image bytes in base64 (standard alphabet, padded)."""
+
+
 class ChatMessage(DomainModel):
     """One message sent to the model."""
 
     role: Literal["system", "user", "assistant"]
     content: str
+    images: tuple[ImagePart, ...] = ()
+    """Images sent after the text (only to a model that takes images; the gateway checks)."""
 
 
 class LLMCallOutcome(StrEnum):

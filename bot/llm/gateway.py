@@ -37,6 +37,7 @@ from bot.llm.schema import parse_reply
 from bot.llm.window import Message, context_window, fit_messages
 from domain.llm import (
     ChatMessage,
+    ImagePart,
     LLMCallOutcome,
     LLMCallRecorder,
     LLMRefusedError,
@@ -94,6 +95,8 @@ class LiteLLMGateway:
         )
         self._windows: dict[str, int] = {}
         self._counted: set[str] = set()
+        self._vision: dict[str, bool] = {}
+        """Models litellm was asked about: whether each takes images."""
         """Models whose first prompt was counted (their tokenizer is built)."""
         self._book: ModeBook | None = None
 
@@ -361,8 +364,38 @@ class LiteLLMGateway:
         def count(batch: list[Message]) -> int:
             return int(litellm.token_counter(model=model, messages=batch))
 
-        plain = [{"role": m.role, "content": m.content} for m in messages]
-        return fit_messages(plain, budget=self._budget(model), count=count)
+        plain: list[Message] = [{"role": m.role, "content": m.content} for m in messages]
+        fitted = fit_messages(plain, budget=self._budget(model), count=count)
+        images = [image for m in messages for image in m.images]
+        if images and self.sees_images(model):
+            fitted[-1] = with_images(fitted[-1], images)
+        return fitted
+
+    def sees_images(self, model: str | None = None) -> bool:
+        """Whether ``model`` (default: the main one) takes images, as litellm's table says."""
+        chosen = model or self._config.model
+        if not chosen:
+            return False
+        if chosen not in self._vision:
+            try:
+                self._vision[chosen] = bool(self._litellm().supports_vision(model=chosen))
+            except Exception:  # litellm raises several types for unmapped models
+                self._vision[chosen] = False
+        return self._vision[chosen]
+
+
+def with_images(message: Message, images: Sequence[ImagePart]) -> Message:
+    """The message as OpenAI content parts: its text, then each image as a data URL.
+
+    Images are not counted against the window (only the text is fitted); the upload service
+    keeps each one small (``bot/services/uploads.py``).
+    """
+    parts: list[dict[str, Any]] = [{"type": "text", "text": message["content"]}]
+    parts += [
+        {"type": "image_url", "image_url": {"url": f"data:{i.media_type};base64,{i.data}"}}
+        for i in images
+    ]
+    return {**message, "content": parts}
 
 
 def echoed(content: str) -> str:

@@ -25,7 +25,8 @@ MIN_KEEP_CHARS = 200
 MESSAGE_OVERHEAD_TOKENS = 16
 """More than any tokenizer adds per message (role, separators, start and end markers)."""
 
-Message = dict[str, str]
+Message = dict[str, Any]
+"""``role`` and ``content``: text while fitting; text and image parts once images are attached."""
 TokenCounter = Callable[[list[Message]], int]
 """Tokens the messages take as sent (litellm's ``token_counter``)."""
 

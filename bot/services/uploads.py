@@ -1,4 +1,8 @@
-"""Files shared in a case thread: checked, downloaded, redacted and indexed, summarised at once."""
+"""Files shared in a case thread: checked, downloaded, redacted and indexed, summarised at once.
+
+Screenshots take another road (``bot/services/images.py``): never decoded as text, kept with the
+case, and sent to the model only when it takes images.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.inbox.work import SlackFileRef, ThreadMessage
+from bot.services.images import ImageReader, is_image
 from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.message import SlackMessage
@@ -42,7 +47,10 @@ class UploadService:
         presenter: ThreadPresenter,
         clock: Clock,
         max_bytes: int,
+        images: ImageReader | None = None,
     ) -> None:
+        self._images = images
+        """Reads screenshots (without it, an image is refused like any binary file)."""
         self._files = files
         self._knowledge = knowledge
         self._presenter = presenter
@@ -68,6 +76,12 @@ class UploadService:
     ) -> InputFile | None:
         file_id = f"{ref.file_id}@{case.case_id}"
         earlier = await self._earlier(file_id)
+        if self._images is not None and is_image(ref.name, ref.mimetype):
+            if earlier is not None and earlier.status is FileStatus.REFUSED:
+                return None  # said when it was shared
+            return await self._images.read(
+                case, ref, earlier, uploaded_by=uploaded_by, outcome=outcome
+            )
         if earlier is not None and earlier.status is not FileStatus.RECEIVED:
             # A resumed turn: the file was read (or refused) before the restart.
             return _input(earlier) if earlier.status is FileStatus.INGESTED else None

@@ -94,7 +94,7 @@ class Options:
     tools: ToolsPort | None = None
     """The team's tools (default: the MCP servers of FM_MCP_CONFIG, when set)."""
     seen_before: MatchRule = DEFAULT_RULE
-    """When a past case is offered (tests lower the threshold for their fake embedder)."""
+    """When a past case is offered: threshold and margin (tests may set their own)."""
 
 
 @dataclass

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.alerts.endpoint import AlertEndpoint
 from bot.llm.budget import BudgetGate
+from bot.llm.gateway import LiteLLMGateway
 from bot.services import Services
 from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
 from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
+from bot.services.images import ImageReader
 from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
@@ -58,7 +61,7 @@ class Ports:
     memory: CaseDocumentIndex | None = None
     """Finished cases' reports and runbooks, searched for "seen before" (None: never looked)."""
     seen_before: MatchRule = DEFAULT_RULE
-    """When a past case is offered (tests lower the threshold for their fake embedder)."""
+    """When a past case is offered: threshold and margin (tests may set their own)."""
 
 
 def build_services(
@@ -213,6 +216,13 @@ def _memory(ports: Ports, cases: CaseStore, presenter: ThreadPresenter) -> SeenB
     )
 
 
+def _sees_images(llm: LLMPort) -> Callable[[], bool]:
+    """Whether the main model takes images (litellm's table says; any other port does not)."""
+    if isinstance(llm, LiteLLMGateway):
+        return llm.sees_images
+    return lambda: False
+
+
 def _thread_services(
     ports: Ports, outcomes: OutcomeService
 ) -> tuple[CaseStore, ThreadPresenter, TurnService]:
@@ -228,6 +238,12 @@ def _thread_services(
         presenter=presenter,
         clock=clock,
         max_bytes=ports.settings.max_upload_bytes,
+        images=ImageReader(
+            files=repositories.files,
+            presenter=presenter,
+            clock=clock,
+            sees_images=_sees_images(ports.llm),
+        ),
     )
     turns = TurnService(
         engine=ports.engine,

@@ -32,6 +32,7 @@ from domain.engine.schemas import (
     InvestigationResponse,
     TerminalResponse,
 )
+from domain.engine.screenshots import image_excerpts
 from domain.engine.second_look import second_look
 from domain.engine.view import DebugInfo, DocumentView, ReplyKind, TurnReply
 from domain.errors import NotFoundError
@@ -273,7 +274,8 @@ class TurnEngine:
         # is shown in code with what it changes, as a solution's is; evidence stays read-only.
         text = _held_to_the_case(ctx, ctx.log.safety.text(reply.agent_response, actions=True))
         outcome = reply.state_updates.outcome if isinstance(reply, InvestigationResponse) else None
-        citations = cited(ctx, reply.citations, work.brief.quoted)
+        sources = [*work.brief.quoted, *image_excerpts(ctx.turn.files)]
+        citations = cited(ctx, reply.citations, sources)
         record_turn(
             ctx.case,
             before,

@@ -8,6 +8,7 @@ from domain.base import DomainModel
 from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport
 from domain.lifecycle.responders import ResponderSet
+from domain.llm import ImagePart
 from domain.records import ConversationMessage
 from domain.tools.audit import ToolOutcome
 from domain.tools.policy import ToolSpec
@@ -30,6 +31,8 @@ class InputFile(DomainModel):
 
     file: UploadedFile
     report: IngestReport | None = None
+    image: ImagePart | None = None
+    """A screenshot for the model to read (set only when the configured model takes images)."""
 
 
 class ToolRunResult(DomainModel):

@@ -25,6 +25,7 @@ from domain.engine.schemas import (
     InvestigationResponse,
     TerminalResponse,
 )
+from domain.engine.screenshots import SCREENSHOTS_TEMPLATE, images_of, screenshot_lines
 from domain.engine.tool_prompt import catalogue_text, results_lines
 from domain.investigation.anchoring import anchoring_warnings
 from domain.investigation.progress import STAGE_FOCUS, InvestigationStage, StageFocus
@@ -148,7 +149,7 @@ def render_prompt(kind: PromptKind, context: PromptContext, *, clock: Clock) -> 
         ChatMessage(role="system", content=system),
         *_history(context.turn.conversation),
         *_quoted(brief),
-        ChatMessage(role="user", content=_new_input(kind, context, brief)),
+        _newest(kind, context, brief, used),
     )
     schema = SCHEMAS[kind]
     return RenderedPrompt(kind, _hash(tuple(used), schema), messages, schema)
@@ -236,6 +237,19 @@ def _quoted(brief: EvidenceBrief) -> list[ChatMessage]:
     messages from the oldest on, so the lines around the top finding go last."""
     parts = [brief.excerpts, brief.earlier, *reversed(brief.contexts), *reversed(brief.tools)]
     return [ChatMessage(role="user", content=part) for part in parts if part]
+
+
+def _newest(
+    kind: PromptKind, context: PromptContext, brief: EvidenceBrief, used: list[str]
+) -> ChatMessage:
+    """The newest input, carrying this turn's screenshots (and the part saying how to read them)."""
+    text = _new_input(kind, context, brief)
+    images = images_of(context.turn.files) if SCHEMAS[kind] is not None else ()
+    if images:
+        used.append(SCREENSHOTS_TEMPLATE)
+        lines = screenshot_lines(context.turn.files)
+        text += "\n" + fill(load_template(SCREENSHOTS_TEMPLATE), {"screenshots": lines})
+    return ChatMessage(role="user", content=text, images=images)
 
 
 def _new_input(kind: PromptKind, context: PromptContext, brief: EvidenceBrief) -> str:

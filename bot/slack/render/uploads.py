@@ -122,3 +122,19 @@ def _time_range(first: datetime | None, last: datetime | None) -> str:
     if first.date() == last.date():
         return f"{first:%Y-%m-%d %H:%M:%S}–{last:%H:%M:%S} UTC"
     return f"{first:%Y-%m-%d %H:%M}–{last:%Y-%m-%d %H:%M} UTC"
+
+
+NO_VISION = (
+    "I can't read images with the configured model; paste the panel's query or the error text."
+)
+
+
+def image_lead(filename: str) -> SlackMessage:
+    """A screenshot the model reads with this answer (its text is not redacted: no OCR)."""
+    text = f"🖼️ {code(filename)}: read as an image by the model (text in images is not redacted)."
+    return message(context(text), text=text)
+
+
+def no_vision() -> SlackMessage:
+    """Said once per case when the configured model does not take images."""
+    return message(sections(f"🖼️ {NO_VISION}"), text=NO_VISION)

@@ -25,7 +25,11 @@ from aiohttp import web
 from pydantic import BaseModel
 
 from bot.llm.gateway import close_litellm_sessions
-from tests.fakes.models.provider_rules import fill_nullable, openai_strict_problem
+from tests.fakes.models.provider_rules import (
+    fill_nullable,
+    openai_content_problem,
+    openai_strict_problem,
+)
 
 JsonDict = dict[str, Any]
 _SCHEMA_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -234,6 +238,8 @@ class FakeLLMServer(ScriptedModelServer):
 
     nothing_scripted: ClassVar[int] = 418
     """The status of a request nothing was scripted for (one no real provider sends)."""
+    sees_images: ClassVar[bool] = True
+    """Whether the model takes image parts (a text-only model refuses them, as OpenAI's do)."""
 
     async def __aenter__(self) -> FakeLLMServer:
         await super().__aenter__()
@@ -275,6 +281,13 @@ class FakeLLMServer(ScriptedModelServer):
                 code="model_not_found",
             )
         check_response_format(body)
+        problem = openai_content_problem(body.get("messages"))
+        if problem is not None:
+            raise Refused(400, problem.message, param=problem.param, code=problem.code)
+        if not self.sees_images and "image_url" in json.dumps(body.get("messages", [])):
+            raise Refused(
+                400, "Invalid content type. image_url is only supported by certain models."
+            )
 
 
 def check_response_format(body: JsonDict) -> None:

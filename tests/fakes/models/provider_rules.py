@@ -7,7 +7,11 @@ schema would pass the real provider.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 JsonDict = dict[str, Any]
@@ -191,3 +195,107 @@ def _nullable(schema: Any) -> bool:
         return False
     branches = schema.get("anyOf", [schema])
     return any(isinstance(b, dict) and b.get("type") == "null" for b in branches)
+
+
+# ----------------------------------------------------------------------------- content parts
+PART_TYPES = ("text", "image_url", "input_audio", "refusal", "audio", "file")
+"""Content part types the chat completions API names in its refusal."""
+IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
+_MAGIC = {
+    "png": (b"\x89PNG\r\n\x1a\n",),
+    "jpeg": (b"\xff\xd8\xff",),
+    "gif": (b"GIF87a", b"GIF89a"),
+    "webp": (b"RIFF",),
+}
+_DATA_URL = re.compile(r"^data:(?P<mime>[^;,]*)(?P<b64>;base64)?,(?P<data>.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class PartProblem:
+    """Why OpenAI refuses a message's content parts: its words, the parameter and the code."""
+
+    message: str
+    param: str
+    code: str
+
+
+def openai_content_problem(messages: Any) -> PartProblem | None:
+    """The first content part OpenAI would refuse (text or image parts, images only from users)."""
+    for i, message in enumerate(messages if isinstance(messages, list) else []):
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for j, part in enumerate(content):
+            problem = _part_problem(part, f"messages[{i}].content[{j}]", message.get("role"))
+            if problem is not None:
+                return problem
+    return None
+
+
+def _part_problem(part: Any, where: str, role: Any) -> PartProblem | None:
+    kind = part.get("type") if isinstance(part, dict) else None
+    if kind not in PART_TYPES:
+        allowed = ", ".join(f"'{t}'" for t in PART_TYPES[:-1]) + f", and '{PART_TYPES[-1]}'"
+        message = f"Invalid value: {kind!r}. Supported values are: {allowed}."
+        return PartProblem(message, f"{where}.type", "invalid_value")
+    if kind == "text":
+        if not isinstance(part.get("text"), str):
+            message = f"Missing required parameter: '{where}.text'."
+            return PartProblem(message, f"{where}.text", "missing_required_parameter")
+        return None
+    if kind != "image_url":
+        return PartProblem(f"Invalid content type {kind!r} for this model.", where, "invalid_value")
+    if role != "user":
+        message = (
+            "Image URLs are only allowed for messages with role 'user', but this message with "
+            f"role '{role}' contains an image URL."
+        )
+        return PartProblem(message, where.rsplit(".content", 1)[0], "invalid_value")
+    return _image_problem(part.get("image_url"), f"{where}.image_url")
+
+
+def _image_problem(image: Any, where: str) -> PartProblem | None:
+    url = image.get("url") if isinstance(image, dict) else None
+    if not isinstance(url, str):
+        return PartProblem(
+            f"Missing required parameter: '{where}.url'.",
+            f"{where}.url",
+            "missing_required_parameter",
+        )
+    detail = image.get("detail", "auto")
+    if detail not in ("auto", "low", "high"):
+        message = f"Invalid value: {detail!r}. Supported values are: 'auto', 'low', and 'high'."
+        return PartProblem(message, f"{where}.detail", "invalid_value")
+    if url.startswith(("https://", "http://")):
+        return None
+    found = _DATA_URL.match(url)
+    if found is None or not found.group("b64"):
+        message = (
+            f"Invalid image URL: '{where}.url'. Expected a valid URL or a base64-encoded data URL "
+            "with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU=')."
+        )
+        return PartProblem(message, f"{where}.url", "invalid_value")
+    return _image_bytes_problem(found.group("mime"), found.group("data"), where)
+
+
+def _image_bytes_problem(mime: str, data: str, where: str) -> PartProblem | None:
+    unsupported = PartProblem(
+        "You uploaded an unsupported image. Please make sure your image has of one the following "
+        "formats: ['png', 'jpeg', 'gif', 'webp'].",
+        f"{where}.url",
+        "invalid_image_format",
+    )
+    fmt = IMAGE_FORMATS.get(mime)
+    if fmt is None:
+        return unsupported
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return PartProblem("Invalid base64 image_url.", f"{where}.url", "invalid_value")
+    if not raw.startswith(_MAGIC[fmt]) or (fmt == "webp" and raw[8:12] != b"WEBP"):
+        return PartProblem(
+            "You uploaded an unsupported image. Please make sure your image is valid.",
+            f"{where}.url",
+            "invalid_image_format",
+        )
+    return None

@@ -17,6 +17,7 @@ from bot.llm.window import TRIM_MARK
 from domain.base import DomainModel
 from domain.llm import (
     ChatMessage,
+    ImagePart,
     LLMCallOutcome,
     LLMCallRecord,
     LLMRateLimitedError,
@@ -75,7 +76,7 @@ async def test_a_valid_reply_is_validated_and_recorded(server: FakeLLMServer) ->
 
     request = server.requests[0]
     assert request["model"] == "test-model"
-    assert request["messages"] == [m.model_dump() for m in MESSAGES]
+    assert request["messages"] == [m.model_dump(exclude={"images"}) for m in MESSAGES]
     schema = request["response_format"]["json_schema"]
     assert schema["name"] == "Verdict"
     assert schema["schema"]["properties"]["answer"]["description"] == "What the model concluded."
@@ -408,3 +409,59 @@ async def test_the_context_window_is_looked_up_once_per_model(server: FakeLLMSer
     await ask(kit.gateway)
 
     assert list(kit.gateway._windows) == ["openai/test-model"]
+
+
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4"
+    "nGNgYGD4DwABBAEAHnOcQAAAAABJRU5ErkJggg=="
+)
+"""A 1×1 PNG in base64."""
+WITH_IMAGE = [
+    MESSAGES[0],
+    ChatMessage(
+        role="user",
+        content="What does the panel show?",
+        images=(ImagePart(name="panel.png", media_type="image/png", data=PNG),),
+    ),
+]
+
+
+async def test_images_reach_a_model_that_takes_them_as_openai_content_parts(
+    server: FakeLLMServer,
+) -> None:
+    kit = gateway_for(server)
+    kit.gateway._vision[server.model] = True  # as litellm's table would say
+    server.script(reply(GOOD))
+
+    await kit.gateway.structured(
+        tier=ModelTier.MAIN,
+        messages=WITH_IMAGE,
+        schema=Verdict,
+        template="test",
+        template_hash="abc123",
+        case_id="case_1",
+    )
+
+    assert server.requests[0]["messages"][-1]["content"] == [
+        {"type": "text", "text": "What does the panel show?"},
+        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}},
+    ]
+
+
+async def test_images_are_left_out_for_a_model_that_does_not_take_them(
+    server: FakeLLMServer,
+) -> None:
+    kit = gateway_for(server)
+    server.script(reply(GOOD))
+
+    assert not kit.gateway.sees_images(), "litellm does not know the fake model takes images"
+    await kit.gateway.structured(
+        tier=ModelTier.MAIN,
+        messages=WITH_IMAGE,
+        schema=Verdict,
+        template="test",
+        template_hash="abc123",
+        case_id="case_1",
+    )
+
+    assert server.requests[0]["messages"][-1]["content"] == "What does the panel show?"
