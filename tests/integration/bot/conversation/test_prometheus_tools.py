@@ -134,7 +134,8 @@ async def test_the_person_clicks_run_and_the_next_answer_cites_the_range_query(
     sent = json.dumps(bot.llm.requests[-1])
     assert '\\"resultType\\": \\"matrix\\"' in sent or "matrix" in sent
     assert '\\"502\\"' in sent
-    answer = bot.bot_messages(thread_ts)[-1]
+    answer, chart = bot.bot_messages(thread_ts)[-2:]
+    assert chart["files"][0]["title"] == run.citation, "the series follows as a chart"
     assert run.citation in text_of(answer)
     assert "prometheus execute_range_query answered" in text_of(answer)
 
@@ -149,4 +150,4 @@ async def test_with_trust_the_range_query_runs_without_a_click(trusting: Looking
     assert run.status is ToolRunStatus.RAN
     assert run.consented_by == TRUST
     assert not with_buttons(bot.bot_messages(thread_ts), "fm_run_tool")
-    assert run.citation in text_of(bot.bot_messages(thread_ts)[-1])
+    assert run.citation in text_of(bot.bot_messages(thread_ts)[-2])
