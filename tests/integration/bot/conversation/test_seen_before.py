@@ -9,32 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from domain.base import utc_now
-from domain.case import Case
-from domain.investigation.conclusions import RootCauseConclusion
-from domain.knowledge import KnowledgeBaseKind
-from domain.lifecycle.confirmations import StatusChangePayload
-from domain.lifecycle.proposals import propose
-from domain.lifecycle.status import CaseStatus
 from domain.memory import DEFAULT_RULE, MatchRule
-from domain.outcomes import Outcome, Verdict
+from domain.outcomes import Verdict
 from rag.service import KnowledgeService, open_knowledge_service
 from tests.fakes.models.llm_server import FakeLLMServer
 from tests.fakes.rag import HashingEmbedder
 from tests.fakes.slack.server import FakeSlack
-from tests.fakes.slack.state import TEAM_ID
 from tests.integration.bot.harness import (
-    CHANNEL,
     OPENER,
     BotHarness,
     buttons,
     text_of,
     with_buttons,
 )
+from tests.integration.bot.past_cases import PastCase, finished
 from tests.integration.bot.replies import chat_reply, statement_reply
-from tests.unit.domain.builders import answer_yes, investigating_case
 
-PAST_TS = "1690000000.000100"
 PAST_PROBLEM = "The payments API answers HTTP 500 to about a third of its requests"
 ROOT_CAUSE = "The deploy cut the database connection pool of payments from 50 to 10"
 FIX = "Rolled the payments deploy back to v4.11.3"
@@ -47,6 +37,15 @@ REPORT = (
     "# Case report: payments API returns HTTP 500s\n\n"
     f"## Problem\n\n{PAST_PROBLEM} since 14:05 UTC.\n\n"
     f"## Root cause\n\n{ROOT_CAUSE}.\n"
+)
+PAYMENTS = PastCase(
+    problem=PAST_PROBLEM,
+    root_cause=ROOT_CAUSE,
+    fix=FIX,
+    report_title="Case report: payments API returns HTTP 500s",
+    report=REPORT,
+    runbook_title="Runbook: payments API returns HTTP 500s",
+    runbook=RUNBOOK,
 )
 SEEN = "Seen before"
 STRICT = MatchRule(threshold=0.99)
@@ -85,54 +84,6 @@ async def bot(
         await harness.stop()
 
 
-def past_case() -> Case:
-    """A resolved case of this workspace with a root cause and a runbook, in CHANNEL."""
-    case = investigating_case()
-    case.team_id = TEAM_ID
-    case.channel_id, case.thread_ts = CHANNEL, PAST_TS
-    case.consulting.proposed_problem_statement = PAST_PROBLEM
-    case.problem_verification = None
-    case.root_cause_conclusion = RootCauseConclusion(
-        root_cause=ROOT_CAUSE, confidence_score=0.8, mechanism="requests wait for a connection"
-    )
-    payload = StatusChangePayload(to_status=CaseStatus.RESOLVED, resolution_summary=FIX)
-    answer_yes(case, propose(case, payload, now=case.created_at))
-    assert case.status is CaseStatus.RESOLVED
-    case.documentation.runbook_entry = "Runbook: payments API returns HTTP 500s"
-    case.documentation.artifacts.runbook_generated = RUNBOOK
-    return case
-
-
-async def finished(bot: BotHarness, knowledge: KnowledgeService, *, verdict: Verdict) -> Case:
-    """The past case stored, its thread in Slack, its report and runbook in the knowledge base."""
-    case = past_case()
-    bot.slack.add_message(CHANNEL, "payments API 500s", user=OPENER, ts=PAST_TS)
-    case = await bot.runtime.repositories.cases.add(case)
-    for title, markdown in (
-        ("Case report: payments API returns HTTP 500s", REPORT),
-        (case.documentation.runbook_entry or "", RUNBOOK),
-    ):
-        await knowledge.save_document(
-            team_id=TEAM_ID,
-            kb=KnowledgeBaseKind.GLOBAL,
-            scope_id=None,
-            title=title,
-            markdown=markdown,
-            case_id=case.case_id,
-        )
-    now = utc_now()
-    outcome = Outcome(
-        team_id=TEAM_ID,
-        case_id=case.case_id,
-        verdict=verdict,
-        reason="test",
-        finished_at=now,
-        recorded_at=now,
-    )
-    await bot.runtime.repositories.outcomes.record(outcome)
-    return case
-
-
 async def confirmed(bot: BotHarness, answer: str) -> str:
     """A new case whose (paraphrased) problem the opener confirms; the turn after it answers."""
     thread_ts = await bot.mention("payments API returns 500s", statement_reply())
@@ -149,7 +100,7 @@ def seen_before_messages(bot: BotHarness, thread_ts: str) -> list[dict[str, obje
 async def test_a_confirmed_problem_shows_the_past_case_it_repeats_once_with_a_link(
     bot: BotHarness, knowledge: KnowledgeService
 ) -> None:
-    past = await finished(bot, knowledge, verdict=Verdict.RIGHT)
+    past = await finished(bot, knowledge, PAYMENTS, verdict=Verdict.RIGHT)
     thread_ts = await confirmed(bot, "Let's check the connection pool first.")
 
     (shown,) = seen_before_messages(bot, thread_ts)
@@ -171,7 +122,7 @@ async def test_a_confirmed_problem_shows_the_past_case_it_repeats_once_with_a_li
 async def test_a_past_case_graded_wrong_is_never_offered(
     bot: BotHarness, knowledge: KnowledgeService
 ) -> None:
-    past = await finished(bot, knowledge, verdict=Verdict.WRONG)
+    past = await finished(bot, knowledge, PAYMENTS, verdict=Verdict.WRONG)
     thread_ts = await confirmed(bot, "Let's look at the logs.")
 
     assert seen_before_messages(bot, thread_ts) == []
@@ -184,7 +135,7 @@ async def test_a_past_case_graded_wrong_is_never_offered(
 async def test_use_its_runbook_posts_the_runbook_and_tells_the_model(
     bot: BotHarness, knowledge: KnowledgeService
 ) -> None:
-    past = await finished(bot, knowledge, verdict=Verdict.UNKNOWN)
+    past = await finished(bot, knowledge, PAYMENTS, verdict=Verdict.UNKNOWN)
     thread_ts = await confirmed(bot, "Let's check the connection pool first.")
     (shown,) = seen_before_messages(bot, thread_ts)
 
@@ -202,7 +153,7 @@ async def test_use_its_runbook_posts_the_runbook_and_tells_the_model(
 async def test_a_match_below_the_threshold_is_not_shown(
     bot: BotHarness, knowledge: KnowledgeService
 ) -> None:
-    await finished(bot, knowledge, verdict=Verdict.RIGHT)
+    await finished(bot, knowledge, PAYMENTS, verdict=Verdict.RIGHT)
     thread_ts = await confirmed(bot, "Let's look at the logs.")
 
     assert seen_before_messages(bot, thread_ts) == []
