@@ -135,6 +135,8 @@ class TurnService:
             ingested = await self._uploads.ingest(case=case, messages=fresh)
             prepared = await self._prepare(case, fresh, ingested.files, history, ran)
             saved, result = await self._run_and_save(case, prepared)
+            if not recalled:  # a problem confirmed by a typed "yes" in this very turn
+                saved, recalled = await self._recall(saved)
             await self._presenter.keep_reply(saved, work_key, result.reply)
             await self._remember(saved, fresh, result.reply)
             lead = [results_lead(ran.results)] if ran and ran.results else []

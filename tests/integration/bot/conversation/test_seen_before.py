@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.lifecycle.status import CaseStatus
 from domain.memory import DEFAULT_RULE, MatchRule
 from domain.outcomes import Verdict
 from rag.service import KnowledgeService, open_knowledge_service
@@ -158,3 +159,17 @@ async def test_a_match_below_the_threshold_is_not_shown(
 
     assert seen_before_messages(bot, thread_ts) == []
     assert "Seen before" not in bot.llm_prompts()
+
+
+async def test_a_problem_confirmed_by_a_typed_yes_shows_the_past_case_in_that_answer(
+    bot: BotHarness, knowledge: KnowledgeService
+) -> None:
+    past = await finished(bot, knowledge, PAYMENTS, verdict=Verdict.RIGHT)
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+
+    await bot.reply(thread_ts, "yes", chat_reply("Good, let's look at the pool."))
+
+    assert (await bot.case(thread_ts)).status is CaseStatus.INVESTIGATING
+    (shown,) = seen_before_messages(bot, thread_ts)
+    assert "Good, let's look at the pool." in text_of(shown), "inside the answer to the yes"
+    assert past.short_id in text_of(shown)
