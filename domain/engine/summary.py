@@ -70,6 +70,8 @@ class SummaryView(DomainModel):
     """No progress for several turns: the thread offers ways out."""
     outcome: str | None = None
     """How it ended: the resolution, or why it was closed."""
+    seen_before: str | None = None
+    """The finished case this one looks like (its short id), while the case runs."""
 
 
 def summary_view(case: Case) -> SummaryView:
@@ -100,7 +102,15 @@ def summary_view(case: Case) -> SummaryView:
         waiting_questions=len(case.pending_confirmations()),
         stuck=case.degraded_mode is not None and case.degraded_mode.is_active,
         outcome=_outcome(case),
+        seen_before=_seen_before(case),
     )
+
+
+def _seen_before(case: Case) -> str | None:
+    kept = case.seen_before
+    if kept is None or kept.match is None or case.is_terminal:
+        return None
+    return kept.match.label
 
 
 def _phase(case: Case) -> Phase:

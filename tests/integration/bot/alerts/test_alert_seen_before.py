@@ -77,7 +77,7 @@ async def test_an_alert_like_a_finished_case_opens_its_analysis_with_the_past_ca
     await bot.settle(expect=2)
 
     thread_ts = str(alert_messages(bot)[0]["ts"])
-    shown = [m for m in bot.bot_messages(thread_ts) if "Seen before" in text_of(m)]
+    shown = [m for m in bot.bot_messages(thread_ts) if "📚 *Seen before:*" in text_of(m)]
     assert len(shown) == 1, "one block, opening the analysis"
     assert past.short_id in text_of(shown[0])
     assert any(b["action_id"] == "fm_use_runbook" for b in buttons(shown[0]))

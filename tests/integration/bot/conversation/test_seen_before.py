@@ -48,7 +48,7 @@ PAYMENTS = PastCase(
     runbook_title="Runbook: payments API returns HTTP 500s",
     runbook=RUNBOOK,
 )
-SEEN = "Seen before"
+SEEN = "📚 *Seen before:*"
 STRICT = MatchRule(threshold=0.99)
 """A rule no paraphrase meets (the runtime takes the rule, so tests can set it)."""
 
@@ -114,6 +114,8 @@ async def test_a_confirmed_problem_shows_the_past_case_it_repeats_once_with_a_li
     assert [b["action_id"] for b in buttons(shown)].count("fm_use_runbook") == 1
     assert "Seen before: a lead, not a conclusion" in bot.llm_prompts()
     assert (await bot.case(thread_ts)).seen_before is not None
+    header = bot.bot_messages(thread_ts)[0]
+    assert f"looks like {past.short_id}" in text_of(header), "the summary names it"
 
     await bot.reply(thread_ts, "pool looks fine", chat_reply("Then the pool is not it."))
     assert len(seen_before_messages(bot, thread_ts)) == 1, "shown once"

@@ -6,10 +6,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.slack.ids import ActionId, RunbookValue, load_value
+from bot.slack.render.header import case_header_message
 from bot.slack.render.memory import seen_before_lead
-from domain.past_cases import MatchedDocument, PastCaseMatch, Verdict
+from domain.past_cases import MatchedDocument, PastCaseMatch, SeenBefore, Verdict
 from tests.fakes.slack.block_kit_validation import check_message
 from tests.unit.bot.slack.render.snapshots import assert_snapshot
+from tests.unit.domain.builders import NOW, investigating_case
 
 MATCH = PastCaseMatch(
     case_id="case_past",
@@ -62,3 +64,12 @@ def test_a_past_case_without_a_runbook_or_a_link_has_no_button_and_names_the_cas
     assert "accessory" not in block
     assert "*FM-7K3Q*" in block["text"]["text"]
     assert "the only close past case" in block["text"]["text"]
+
+
+def test_the_case_summary_names_the_past_case_while_the_case_runs() -> None:
+    case = investigating_case()
+    case.seen_before = SeenBefore(looked_at=NOW, match=MATCH)
+
+    shown = case_header_message(case)
+
+    assert "*Seen before:* looks like FM-7K3Q (a lead to check)" in str(shown.block_dicts())
