@@ -72,11 +72,12 @@ BOT = (
     "bot_start",
     "bench_metrics",
     "bench_tools",
+    "bench_upload_wait",
 )
 """The Slack edge under load (50 threads, a 2 s fake model), what no scheduling can remove from
 a burst turn (the model call and the knowledge search), the command line's cold start, the
-bot's own start (healthy → ready, acks meanwhile), what watching the bot costs a turn, and
-what a trusted tool round adds to a turn."""
+bot's own start (healthy → ready, acks meanwhile), what watching the bot costs a turn, what a
+trusted tool round adds to a turn, and how long a person waits for a shared log's findings."""
 FIGURES: dict[str, tuple[str, ...]] = {
     "bot_latency": (
         "all answered in",
@@ -113,10 +114,21 @@ FIGURES: dict[str, tuple[str, ...]] = {
         "turn with a trusted tool round",
         "tool round overhead per turn",
     ),
+    "bench_upload_wait": (
+        "upload to findings",
+        "acknowledgement",
+        "peak memory",
+        "download",
+        "decode+redact",
+        "templates+findings",
+        "chunk+index text",
+        "vectors",
+    ),
 }
 """What each bot benchmark must print: every label, on a line with a number after it."""
-REPEATS = {"bot_start": 2}
-"""Benchmarks that print their figures more than once (the start-up: a restart, a new replica)."""
+REPEATS = {"bot_start": 2, "bench_upload_wait": 2}
+"""Benchmarks that print their figures more than once (the start-up: a restart, a new replica;
+the upload: one block per log size, at least two sizes)."""
 
 
 def _run(module: str, *args: str, here: bool = False) -> dict[str, Any]:
