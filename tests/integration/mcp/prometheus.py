@@ -9,8 +9,6 @@ CI (`CI=true`), where it fails.
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import socket
 import subprocess
 from collections.abc import AsyncIterator
@@ -19,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
-import pytest
+
+from tests.binaries import binary
 
 STEP_S = 15
 INCIDENT_MINUTES = 20
@@ -37,13 +36,7 @@ class Incident:
 
 def binaries() -> tuple[str, str]:
     """The paths of `prometheus` and `promtool`; skipped without them (failed under CI)."""
-    found = shutil.which("prometheus"), shutil.which("promtool")
-    if found[0] and found[1]:
-        return found[0], found[1]
-    reason = "prometheus and promtool are not installed (apt-get install prometheus)"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"{reason}; CI must run this test")
-    pytest.skip(reason)
+    return binary("prometheus"), binary("promtool")
 
 
 def incident_window(now: int) -> Incident:

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from bot.observability.metrics import REGISTRY
-from tests.integration.bot.observability.binaries import binary
+from tests.binaries import binary
 from tests.unit.deploy.examples import DEPLOY
 
 PROMETHEUS = DEPLOY / "prometheus"

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import shutil
 import socket
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -18,7 +16,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import aiohttp
-import pytest
+
+from tests.binaries import binary as require
 
 BINARY = "prometheus-alertmanager"
 CONFIG = """\
@@ -44,13 +43,7 @@ READY_S = 20.0
 
 def binary() -> str:
     """The Alertmanager binary: skipped outside CI, failed in CI, when it is not installed."""
-    found = shutil.which(BINARY)
-    if found is not None:
-        return found
-    reason = f"`{BINARY}` is not installed (apt-get install {BINARY}; .ci/run does it)"
-    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-        pytest.fail(reason)
-    pytest.skip(reason)
+    return require(BINARY, package=BINARY)
 
 
 def free_port() -> int:

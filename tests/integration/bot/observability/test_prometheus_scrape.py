@@ -14,11 +14,11 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.binaries import binary
 from tests.fakes.bot_process import BOT_TOKEN, SIGNING_SECRET, BotProcess, bot_process
 from tests.fakes.models.llm_server import FakeLLMServer
 from tests.fakes.slack.server import FakeSlack
 from tests.fakes.slack.state import BOT_USER_ID
-from tests.integration.bot.observability.binaries import binary
 from tests.integration.bot.replies import statement_reply
 
 CHANNEL = "C111"
