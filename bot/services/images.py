@@ -13,12 +13,12 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from bot.services.file_records import received, uploaded
 from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.uploads import image_lead, no_vision, upload_refused
 from domain.case import Case
 from domain.engine.inputs import InputFile
-from domain.investigation.evidence import UploadedFile
 from domain.llm import ImagePart, ImageType
 from domain.ports import Clock, FileRepository
 from domain.records import FileStatus, StoredFile
@@ -106,20 +106,11 @@ class ImageReader:
         outcome.said.append(image_lead(ref.name))
         data = base64.b64encode(content).decode("ascii")
         return InputFile(
-            file=_uploaded(stored), image=ImagePart(name=ref.name, media_type=media, data=data)
+            file=uploaded(stored), image=ImagePart(name=ref.name, media_type=media, data=data)
         )
 
     async def _keep(self, case: Case, ref: SlackFileRef, uploaded_by: str) -> StoredFile:
-        record = StoredFile(
-            file_id=f"{ref.file_id}@{case.case_id}",
-            case_id=case.case_id,
-            filename=ref.name,
-            content_type=ref.mimetype,
-            size_bytes=ref.size,
-            source_ref=ref.file_id,
-            uploaded_by=uploaded_by,
-            created_at=self._clock.now(),
-        )
+        record = received(case, ref, uploaded_by=uploaded_by, now=self._clock.now())
         await self._files.add(record)
         return record
 
@@ -142,15 +133,3 @@ class ImageReader:
 
 def _refused(record: StoredFile, reason: str) -> StoredFile:
     return record.model_copy(update={"status": FileStatus.REFUSED, "error": reason})
-
-
-def _uploaded(record: StoredFile) -> UploadedFile:
-    return UploadedFile(
-        file_id=record.file_id,
-        filename=record.filename,
-        content_type=record.content_type,
-        size_bytes=record.size_bytes,
-        uploaded_at=record.created_at,
-        uploaded_by=record.uploaded_by,
-        source_ref=record.source_ref,
-    )

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.inbox.work import SlackFileRef, ThreadMessage
+from bot.services.file_records import received, uploaded
 from bot.services.images import ImageReader, is_image
 from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import DownloadRefusedError
@@ -19,7 +20,6 @@ from bot.slack.render.uploads import upload_lead, upload_refused
 from domain.case import Case
 from domain.engine.inputs import InputFile
 from domain.errors import NotFoundError
-from domain.investigation.evidence import UploadedFile
 from domain.knowledge import IngestReport, KnowledgePort, ToolStatus
 from domain.ports import Clock, FileRepository
 from domain.records import FileStatus, StoredFile
@@ -88,16 +88,7 @@ class UploadService:
         if ref.download_url is None:  # only named (Slack Connect): ask Slack for the rest
             ref = await self._presenter.surface.file_info(file_id=ref.file_id) or ref
         if earlier is None:
-            record = StoredFile(
-                file_id=file_id,
-                case_id=case.case_id,
-                filename=ref.name,
-                content_type=ref.mimetype,
-                size_bytes=ref.size,
-                source_ref=ref.file_id,
-                uploaded_by=uploaded_by,
-                created_at=self._clock.now(),
-            )
+            record = received(case, ref, uploaded_by=uploaded_by, now=self._clock.now())
             await self._files.add(record)
         else:
             # Received, but a restart cut its reading short: read it again (the knowledge store
@@ -159,15 +150,4 @@ class UploadService:
 
 
 def _input(record: StoredFile, report: IngestReport | None = None) -> InputFile:
-    file = UploadedFile(
-        file_id=record.file_id,
-        filename=record.filename,
-        content_type=record.content_type,
-        size_bytes=record.size_bytes,
-        uploaded_at=record.created_at,
-        uploaded_by=record.uploaded_by,
-        source_ref=record.source_ref,
-        line_count=record.line_count,
-        redactions=record.redactions,
-    )
-    return InputFile(file=file, report=report)
+    return InputFile(file=uploaded(record), report=report)
