@@ -26,3 +26,14 @@ def new_id(prefix: str) -> str:
 def utc_now() -> datetime:
     """Return the current time in UTC (default factory for system timestamps)."""
     return datetime.now(UTC)
+
+
+def shorten(text: str, limit: int) -> str:
+    """One line of at most ``limit`` characters, cut at a word boundary with an ellipsis."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if flat[len(cut)] != " " and " " in cut[limit // 2 :]:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + "…"

@@ -97,6 +97,11 @@ class Case(DomainModel):
     closed_at: AwareDatetime | None = None
 
     @property
+    def label(self) -> str:
+        """The id people type: the short id, else the internal one."""
+        return self.short_id or self.case_id
+
+    @property
     def is_terminal(self) -> bool:
         """Resolved or closed: final."""
         return self.status in TERMINAL_STATUSES

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from domain.base import shorten as shorten  # also the renderers' way to shorten a line
+
 # Slack tokens we keep: user and channel mentions and plain links. Everything else in angle
 # brackets is escaped, so text from a model or an upload can never ping `<!channel>`.
 _KEPT_TOKEN = re.compile(
@@ -47,17 +49,6 @@ def code_block(lines: list[str]) -> str:
     """A copyable code block."""
     body = "\n".join(escape(line.replace(FENCE, "ʼʼʼ")) for line in lines)
     return f"{FENCE}{body}{FENCE}"
-
-
-def shorten(text: str, limit: int) -> str:
-    """One line of at most ``limit`` characters, cut at a word boundary with an ellipsis."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1]
-    if flat[len(cut)] != " " and " " in cut[limit // 2 :]:
-        cut = cut.rsplit(" ", 1)[0]
-    return cut.rstrip(" ,;:") + "…"
 
 
 def first_sentence(text: str, limit: int) -> str:
