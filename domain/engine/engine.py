@@ -37,7 +37,6 @@ from domain.engine.second_look import second_look
 from domain.engine.view import DebugInfo, DocumentView, ReplyKind, TurnReply
 from domain.errors import NotFoundError
 from domain.investigation.evidence_requests import block_request
-from domain.investigation.turn_tracking import record_turn, snapshot
 from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
 from domain.lifecycle.confirmations import (
     ConfirmationKind,
@@ -49,6 +48,7 @@ from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer
 from domain.lifecycle.degraded import update_degraded_mode
 from domain.lifecycle.responders import ResponderSet
 from domain.lifecycle.status import CaseStatus
+from domain.lifecycle.turn_tracking import record_turn, snapshot
 from domain.llm import (
     LLMPort,
     LLMRateLimitedError,

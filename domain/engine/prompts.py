@@ -27,10 +27,10 @@ from domain.engine.schemas import (
 )
 from domain.engine.screenshots import SCREENSHOTS_TEMPLATE, images_of, screenshot_lines
 from domain.engine.tool_prompt import catalogue_text, results_lines
-from domain.investigation.anchoring import anchoring_warnings
 from domain.investigation.progress import STAGE_FOCUS, InvestigationStage, StageFocus
 from domain.investigation.verification import InvestigationStrategy
 from domain.knowledge import RetrievedChunk
+from domain.lifecycle.anchoring import anchoring_warnings
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.transitions import current_strategy
 from domain.llm import ChatMessage

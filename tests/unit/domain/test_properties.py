@@ -17,7 +17,6 @@ from domain.investigation.evidence_requests import (
 )
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
 from domain.investigation.progress import MILESTONES, MilestoneUpdates, advance_milestones
-from domain.investigation.turn_tracking import record_turn, snapshot
 from domain.investigation.verification import InvestigationPath, ProblemConfirmation
 from domain.lifecycle.confirmations import (
     ConfirmationState,
@@ -34,6 +33,7 @@ from domain.lifecycle.decisions import AnswerOutcome, answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import CaseStatus, ClosureReason
+from domain.lifecycle.turn_tracking import record_turn, snapshot
 from tests.unit.domain.builders import NOW, OPENER, add_evidence, add_hypothesis, later, new_case
 
 USERS = st.sampled_from([OPENER, OPENER, "U_PARTICIPANT", "U_STRANGER"])

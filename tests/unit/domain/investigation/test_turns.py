@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from domain.investigation.evidence import EvidenceCategory
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
-from domain.investigation.turn_tracking import TurnDelta, derive_outcome, record_turn, snapshot
 from domain.investigation.turns import TurnOutcome
 from domain.lifecycle.special_states import DegradedModeType
+from domain.lifecycle.turn_tracking import TurnDelta, derive_outcome, record_turn, snapshot
 from tests.unit.domain.builders import (
     NOW,
     add_evidence,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from domain.investigation.anchoring import (
-    anchoring_warnings,
-    detect_category_anchoring,
-    detect_evidence_anchoring,
-)
 from domain.investigation.evidence import EvidenceCategory
 from domain.investigation.evidence_requests import EvidenceStatus
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
 from domain.investigation.turns import TurnOutcome, TurnProgress
+from domain.lifecycle.anchoring import (
+    anchoring_warnings,
+    detect_category_anchoring,
+    detect_evidence_anchoring,
+)
 from domain.lifecycle.degraded import should_enter_degraded_mode, update_degraded_mode
 from domain.lifecycle.special_states import DegradedModeType
 from domain.lifecycle.status import CaseStatus
