@@ -34,7 +34,6 @@ from domain.tools.policy import ToolSpec
 logger = logging.getLogger(__name__)
 
 HISTORY_MESSAGES = 12
-SAVE_ATTEMPTS = 3
 BOT_AUTHOR = "bot"
 ANSWER_SUFFIX = "+answer"
 
