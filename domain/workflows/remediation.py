@@ -20,9 +20,9 @@ from domain.investigation.evidence_requests import (
     EvidenceRequest,
     RequestCategory,
 )
+from domain.investigation.guidance import sanitize_guidance
 from domain.lifecycle.decisions import is_responder
 from domain.lifecycle.responders import ResponderSet
-from domain.safety import sanitize_guidance
 from domain.workflows.catalog import ParameterValue, RiskLevel, Workflow
 from domain.workflows.parameters import filled_steps, filled_verification
 from domain.workflows.validation import ValidStrategy

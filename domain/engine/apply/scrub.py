@@ -15,13 +15,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from domain.investigation.evidence_requests import AcquisitionGuidance
+from domain.investigation.guidance import sanitize_guidance
 from domain.investigation.withheld import WithheldCommand
 from domain.safety import (
     CommandSafety,
     CommandVerdict,
     safe_actions,
     safe_commands,
-    sanitize_guidance,
     sanitize_text,
     withheld_note,
     withheld_notice,

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.investigation.evidence_requests import AcquisitionGuidance
-from domain.safety import CommandSafety, classify_command, safe_commands, sanitize_guidance
+from domain.investigation.guidance import sanitize_guidance
+from domain.safety import CommandSafety, classify_command, safe_commands
 from tests.unit.domain.safety.cases import DANGEROUS, MUTATING, READ_ONLY_COMMANDS, _verdict
 
 # ---------------------------------------------------------------- properties
