@@ -17,6 +17,7 @@ from domain.ports import (
     PostedMessageRepository,
     ScoreRepository,
 )
+from domain.queue import InboxRepository
 from domain.workflows.ports import AlertGroupRepository, RemediationRepository
 from storage.alerts import SqlAlertGroupRepository
 from storage.audit import SqlAuditRepository
@@ -27,7 +28,6 @@ from storage.inbox import SqlInboxRepository
 from storage.llm_calls import SqlLLMCallRepository
 from storage.outcomes import SqlFeedbackRepository, SqlOutcomeRepository
 from storage.posted import SqlPostedMessageRepository
-from storage.queue import InboxRepository
 from storage.remediation import SqlRemediationRepository
 from storage.scores import SqlScoreRepository
 

@@ -37,7 +37,7 @@ from bot.slack.render.errors import SOMETHING_WENT_WRONG, failure_message
 from bot.slack.render.message import SlackMessage
 from domain.errors import VersionConflictError
 from domain.llm import LLMReplyInvalidError, LLMUnavailableError
-from storage.queue import InboxItem
+from domain.queue import InboxItem
 
 logger = logging.getLogger(__name__)
 

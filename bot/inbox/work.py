@@ -8,8 +8,8 @@ from typing import Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from domain.queue import InboxItem
 from domain.workflows.signals import SignalGroup, SignalStatus
-from storage.queue import InboxItem
 
 
 class WorkKind(StrEnum):

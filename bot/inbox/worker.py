@@ -31,8 +31,8 @@ from bot.inbox.retry import WORK_RETRY, RetryLater, retrying
 from bot.inbox.work import TURN_KINDS, WorkKind
 from bot.slack.errors import new_reference
 from domain.ports import Clock
+from domain.queue import InboxItem, InboxRepository
 from domain.retry import RetryPolicy
-from storage.queue import InboxItem, InboxRepository
 
 logger = logging.getLogger(__name__)
 

@@ -28,8 +28,8 @@ from bot.inbox.work import (
 )
 from bot.services.cases import CaseStore
 from bot.slack.events import IncomingMessage
+from domain.queue import InboxItem, InboxRepository
 from domain.redaction import redact_text
-from storage.queue import InboxItem, InboxRepository
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from bot.services.ports import ChatSurface
 from bot.slack.ids import InvalidValueError, RetryValue, load_value
 from bot.slack.render.commands import notice
 from bot.slack.render.errors import retrying_message
-from storage.queue import InboxItem, InboxRepository, InboxStatus
+from domain.queue import InboxItem, InboxRepository, InboxStatus
 
 logger = logging.getLogger(__name__)
 

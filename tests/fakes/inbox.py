@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from storage.queue import InboxItem, InboxStatus
+from domain.queue import InboxItem, InboxStatus
 
 
 @dataclass

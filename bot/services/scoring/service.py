@@ -28,13 +28,13 @@ from bot.slack.render.scoring.answers import (
 from domain.case import Case
 from domain.errors import NotFoundError
 from domain.ports import AuditRepository, Clock, ScoreRepository
+from domain.queue import InboxItem
 from domain.records import AuditEntry
 from domain.scoring.job import ScoringJob
 from domain.scoring.judge import current_criteria, is_current
 from domain.scoring.lifecycle import ORPHANED_REASON, fail, to_us
 from domain.scoring.model import ScoringStatus, SessionScore
 from domain.scoring.requests import RequestOutcome, request_scoring
-from storage.queue import InboxItem
 
 logger = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from bot.wiring.runtime import Options, Runtime, build_runtime
 from domain.case import Case
 from domain.knowledge import KnowledgePort
 from domain.llm import MemoryCallRecorder
-from storage.queue import InboxItem
+from domain.queue import InboxItem
 from tests.fakes.models.gateway import RecordedSleeps, gateway_for
 from tests.fakes.models.llm_server import Scripted, ScriptedModelServer
 from tests.fakes.slack.payloads import SlackRequest

@@ -12,8 +12,8 @@ from sqlalchemy import select
 
 from bot.inbox.work import ScoreRunWork, to_item
 from domain.base import utc_now
+from domain.queue import InboxStatus
 from domain.scoring.model import ScoringStatus, SessionScore
-from storage.queue import InboxStatus
 from storage.schema.tables import InboxRow
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.models.llm_server import FakeLLMServer, delayed

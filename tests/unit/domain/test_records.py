@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from domain.lifecycle.special_states import EscalationState, EscalationType
+from domain.queue import InboxItem
 from domain.records import ConversationMessage, MessageRole
 from domain.scoring.model import ScoringStatus, SessionScore
-from storage.queue import InboxItem
 from tests.unit.domain.builders import NOW
 
 
@@ -63,8 +63,7 @@ def test_the_ports_are_protocols():
 
 
 def test_the_queue_s_types_live_with_the_queue_not_in_the_core():
-    from domain import ports, records
-    from storage import queue
+    from domain import ports, queue, records
 
     assert not hasattr(ports, "InboxRepository")
     assert not hasattr(records, "InboxItem")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from storage.queue import InboxStatus
+from domain.queue import InboxStatus
 from storage.schema.tables import InboxRow
 from tests.integration.bot.harness import BotHarness, text_of
 from tests.integration.bot.replies import chat_reply, statement_reply

@@ -11,9 +11,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.base import utc_now
+from domain.queue import InboxItem, InboxStatus
 from storage import Repositories
 from storage.inbox import SqlInboxRepository
-from storage.queue import InboxItem, InboxStatus
 from storage.schema.tables import InboxRow
 from tests.integration.storage.builders import at
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.inbox.retry import RetryLater
 from bot.inbox.worker import ACKS_FIRST_S, Arrivals, Worker
+from domain.queue import InboxItem, InboxStatus
 from domain.retry import RetryPolicy
-from storage.queue import InboxItem, InboxStatus
 from tests.fakes.clock import START, FakeClock
 from tests.fakes.inbox import MemoryInbox
 

@@ -1,8 +1,10 @@
-"""The durable work queue's own types: its items, their states, and the repository's port.
+"""The durable work queue's port: its items, their states, and the repository that keeps them.
 
 Listeners record work as items before Slack is acknowledged; the worker (`bot.inbox.worker`)
 claims, runs and completes them; `storage.inbox` keeps them in the database. They are the queue's
-business, not the investigation's, so they live here rather than in the domain core.
+business, not the investigation's: the case model (`ports`, `records`) does not know them, and
+the typed payloads the items carry are the bot's (`bot.inbox.work`). The port lives here, beside
+the other ports, so the use-case services depend on it and not on the storage package.
 """
 
 from __future__ import annotations
