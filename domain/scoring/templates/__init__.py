@@ -1,0 +1,1 @@
+"""Prompt template files (markdown) of the LLM judge: its two turns."""
