@@ -20,6 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.services import Services
 from bot.slack.events import parse_click
 from bot.slack.ids import ActionId, parse_action_id
+from bot.slack.render.views import correction_modal
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +38,8 @@ def register(app: AsyncApp, services: Services) -> None:
             if form is not None:
                 await ack()
                 try:
-                    await client.views_open(trigger_id=body.get("trigger_id") or "", view=form)
+                    view = correction_modal(form.statement, form.origin)
+                    await client.views_open(trigger_id=body.get("trigger_id") or "", view=view)
                     return
                 except SlackApiError as error:
                     logger.info("correction form not opened", extra={"error": str(error)})

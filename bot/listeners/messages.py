@@ -23,4 +23,10 @@ def register(app: AsyncApp, services: Services) -> None:
     async def on_message(body: dict[str, Any], context: AsyncBoltContext) -> None:
         incoming = parse_message(body, bot_user_id=context.bot_user_id)
         if incoming is not None:
-            await services.intake.message(incoming)
+            await services.intake.message(
+                thread=incoming.thread,
+                message=incoming.as_thread_message(),
+                reply=incoming.is_reply,
+                mentions_bot=incoming.mentions_bot,
+                dedup_key=incoming.event_id,
+            )

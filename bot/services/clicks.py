@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import logging
-
-from slack_sdk.models.views import View
+from dataclasses import dataclass
 
 from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
-from bot.services.thread.presenter import ThreadPresenter, thread_of
 from bot.services.turns import TurnService
 from bot.slack.ids import (
     AnswerValue,
@@ -21,8 +19,7 @@ from bot.slack.ids import (
     RequestValue,
     load_value,
 )
-from bot.slack.render.commands import notice
-from bot.slack.render.views import correction_modal
+from bot.thread.presenter import ThreadPresenter, thread_of
 from domain.case import Case
 from domain.engine.answers import follow_up_note
 from domain.engine.engine import TurnEngine, TurnResult
@@ -40,7 +37,8 @@ from domain.lifecycle.decisions import may_answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.special_states import DocumentType
 from domain.lifecycle.status import TERMINAL_STATUSES
-from domain.ports import AuditRepository, Clock
+from domain.people import mention
+from domain.ports import Clock
 from domain.records import AuditEntry
 
 logger = logging.getLogger(__name__)
@@ -82,6 +80,14 @@ CLICK_SUFFIX = "+click"
 REPORT_WHEN_FINISHED = "A report is written once the case is resolved or closed."
 
 
+@dataclass(frozen=True)
+class CorrectionForm:
+    """What the form No opens shows: the statement to correct, and where the answer goes."""
+
+    statement: str
+    origin: CorrectionMetadata
+
+
 class ClickService:
     """Applies a click once, to the right case, for an allowed person; says so privately if not."""
 
@@ -93,7 +99,6 @@ class ClickService:
         presenter: ThreadPresenter,
         closing: CloseRequests,
         responders: Responders,
-        audit: AuditRepository,
         clock: Clock,
         scoring: ScoringService,
         turns: TurnService | None = None,
@@ -104,20 +109,16 @@ class ClickService:
         self._presenter = presenter
         self._closing = closing
         self._responders = responders
-        self._audit = audit
         self._clock = clock
         self._scoring = scoring
 
     async def whisper(self, work: ClickWork, text: str) -> None:
         """Tell only the person who clicked."""
-        await self._presenter.surface.whisper(
-            channel=work.channel_id,
-            user=work.user_id,
-            thread_ts=work.thread_ts,
-            message=notice(text),
+        await self._presenter.whisper(
+            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, text=text
         )
 
-    async def correction_form(self, work: ClickWork) -> View | None:
+    async def correction_form(self, work: ClickWork) -> CorrectionForm | None:
         """The form No on a problem statement opens (the statement, ready to edit); None when
         the click is to be recorded as it is: the question is no longer open, or the person may
         not answer it (the click then says why, as any other would)."""
@@ -144,7 +145,7 @@ class ClickService:
             thread_ts=work.thread_ts,
             message_ts=work.message_ts,
         )
-        return correction_modal(payload.statement, origin)
+        return CorrectionForm(statement=payload.statement, origin=origin)
 
     async def answer(self, *, work: ClickWork) -> None:
         """Yes / No on a question: applied once, for someone allowed; the case moves on."""
@@ -168,10 +169,12 @@ class ClickService:
             )
             return result.case, result
 
-        saved, result = await self._cases.update(case, answer)
+        def answered(changed: Case) -> list[AuditEntry]:
+            return [self._answered_entry(work, changed, value.confirmation_id)]
+
+        saved, result = await self._cases.update(case, answer, audit=answered)
         decided = saved.find_confirmation(value.confirmation_id)
         assert decided is not None
-        await self._audit_answer(work, saved, decided)
         ts = work.message_ts or await self._presenter.prompt_ts(saved, decided.confirmation_id)
         if ts:
             await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
@@ -252,19 +255,27 @@ class ClickService:
             await self.whisper(work, REPORT_WHEN_FINISHED)
             return
         payload = DeliverablesPayload(documents=[DocumentType.INCIDENT_REPORT])
-        asked = propose(
-            case,
-            payload,
-            now=self._clock.now(),
-            prompt="Write the case report",
-            proposed_by=work.user_id,
-            answerable_by=[work.user_id],
-        )
-        result = await self._engine.answer_confirmation(
-            case=case, confirmation_id=asked.confirmation_id, by=work.user_id, decision=Decision.YES
-        )
-        saved = await self._cases.save(result.case)
-        await self._follow_up(saved, result, after=f"<@{work.user_id}> asked for the case report:")
+
+        async def ask_and_answer(current: Case) -> tuple[Case, TurnResult]:
+            asked = propose(
+                current,
+                payload,
+                now=self._clock.now(),
+                prompt="Write the case report",
+                proposed_by=work.user_id,
+                answerable_by=[work.user_id],
+            )
+            result = await self._engine.answer_confirmation(
+                case=current,
+                confirmation_id=asked.confirmation_id,
+                by=work.user_id,
+                decision=Decision.YES,
+            )
+            return result.case, result
+
+        saved, result = await self._cases.update(case, ask_and_answer)
+        after = f"{mention(work.user_id)} asked for the case report:"
+        await self._follow_up(saved, result, after=after)
 
     async def score(self, *, work: ClickWork) -> None:
         """Score on the header of a finished case: scores it."""
@@ -284,24 +295,24 @@ class ClickService:
             raise NotFoundError("case of another workspace")
         return case
 
-    async def _audit_answer(
-        self, work: ClickWork, case: Case, answered: PendingConfirmation
-    ) -> None:
-        await self._audit.record(
-            AuditEntry(
-                team_id=case.team_id,
-                case_id=case.case_id,
-                actor=work.user_id,
-                action="confirmation.answered",
-                detail={
-                    "confirmation_id": answered.confirmation_id,
-                    "kind": answered.kind.value,
-                    "decision": answered.decision.value if answered.decision else None,
-                    "state": answered.state.value,
-                },
-                source="slack:button",
-                at=self._clock.now(),
-            )
+    def _answered_entry(self, work: ClickWork, case: Case, confirmation_id: str) -> AuditEntry:
+        """The audit entry of a click's answer, from the case the answer changed (it is saved
+        with that case, in one transaction)."""
+        answered = case.find_confirmation(confirmation_id)
+        assert answered is not None
+        return AuditEntry(
+            team_id=case.team_id,
+            case_id=case.case_id,
+            actor=work.user_id,
+            action="confirmation.answered",
+            detail={
+                "confirmation_id": answered.confirmation_id,
+                "kind": answered.kind.value,
+                "decision": answered.decision.value if answered.decision else None,
+                "state": answered.state.value,
+            },
+            source="slack:button",
+            at=self._clock.now(),
         )
 
 
@@ -311,6 +322,6 @@ def stale_note(confirmation: PendingConfirmation) -> str:
         return "That question no longer applies (a newer one replaced it), so nothing changed."
     decision = confirmation.decision.value if confirmation.decision else "?"
     return (
-        f"<@{confirmation.answered_by}> already answered that question ({decision}), "
+        f"{mention(confirmation.answered_by)} already answered that question ({decision}), "
         "so nothing changed."
     )

@@ -14,9 +14,9 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from bot.services.file_records import received, uploaded
-from bot.services.thread.presenter import ThreadPresenter
+from bot.services.ports import SharedFiles
 from bot.slack.errors import DownloadRefusedError
-from bot.slack.render.uploads import image_lead, no_vision, upload_refused
+from bot.thread.memory import FileRefused, ImageRead, NoVision
 from domain.case import Case
 from domain.engine.inputs import InputFile
 from domain.llm import ImagePart, ImageType
@@ -61,12 +61,12 @@ class ImageReader:
         self,
         *,
         files: FileRepository,
-        presenter: ThreadPresenter,
+        shared: SharedFiles,
         clock: Clock,
         sees_images: Callable[[], bool],
     ) -> None:
         self._files = files
-        self._presenter = presenter
+        self._shared = shared
         self._clock = clock
         self._sees_images = sees_images
 
@@ -85,14 +85,14 @@ class ImageReader:
             told = await self._told(case, record.file_id)
             await self._files.update(_refused(record, NO_VISION_ERROR))
             if not told:
-                outcome.said.append(no_vision())
+                outcome.said.append(NoVision())
             return None
         content, reason = await self._download(ref)
         media = sniff(content) if reason is None else None
         if media is None:
             reason = reason or NOT_AN_IMAGE
             await self._files.update(_refused(record, reason))
-            outcome.said.append(upload_refused(ref.name, reason))
+            outcome.said.append(FileRefused(filename=ref.name, reason=reason))
             logger.info("image refused", extra={"case_id": case.case_id, "file_id": ref.file_id})
             return None
         stored = record.model_copy(
@@ -103,7 +103,7 @@ class ImageReader:
             }
         )
         await self._files.update(stored)
-        outcome.said.append(image_lead(ref.name))
+        outcome.said.append(ImageRead(filename=ref.name))
         data = base64.b64encode(content).decode("ascii")
         return InputFile(
             file=uploaded(stored), image=ImagePart(name=ref.name, media_type=media, data=data)
@@ -126,7 +126,7 @@ class ImageReader:
             return b"", "Slack gave no download link for it"
         try:
             url = str(ref.download_url)
-            return await self._presenter.surface.download(url=url, limit=MAX_IMAGE_BYTES), None
+            return await self._shared.download(url=url, limit=MAX_IMAGE_BYTES), None
         except DownloadRefusedError as error:
             return b"", str(error)
 

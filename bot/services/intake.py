@@ -23,11 +23,11 @@ from bot.inbox.work import (
     ScoreRequestWork,
     ScoreRunWork,
     ThreadMessage,
+    ThreadRef,
     Work,
     to_item,
 )
 from bot.services.cases import CaseStore
-from bot.slack.events import IncomingMessage
 from domain.queue import InboxItem, InboxRepository
 from domain.redaction import redact_text
 
@@ -49,23 +49,31 @@ class Intake:
         """Be told of every newly recorded item (the worker, so it starts within a second)."""
         self._wake.append(wake)
 
-    async def message(self, incoming: IncomingMessage) -> bool:
-        """A reply in a case thread is a turn; a mention elsewhere opens a case; else nothing."""
-        thread = incoming.thread
-        if incoming.is_reply and await self._cases.is_case_thread(thread):
-            work: Work = MessageWork(thread=thread, message=_cleaned(incoming.as_thread_message()))
-        elif incoming.mentions_bot:
+    async def message(
+        self,
+        *,
+        thread: ThreadRef,
+        message: ThreadMessage,
+        reply: bool,
+        mentions_bot: bool,
+        dedup_key: str,
+    ) -> bool:
+        """A reply in a case thread is a turn; a mention elsewhere opens a case; else nothing.
+
+        ``reply``: written inside a thread (not its first message); ``dedup_key``: the same
+        message delivered twice is recorded once.
+        """
+        if reply and await self._cases.is_case_thread(thread):
+            work: Work = MessageWork(thread=thread, message=_cleaned(message))
+        elif mentions_bot:
             self._cases.remember_thread(thread)
             work = OpenCaseWork(
-                thread=thread,
-                opened_by=incoming.user,
-                source="mention",
-                message=_cleaned(incoming.as_thread_message()),
+                thread=thread, opened_by=message.author, source="mention", message=_cleaned(message)
             )
         else:
             return False
         return await self.record(
-            work, dedup_key=incoming.event_id, team_id=thread.team_id, case_key=thread.key
+            work, dedup_key=dedup_key, team_id=thread.team_id, case_key=thread.key
         )
 
     async def open_case(self, work: OpenCaseWork, *, dedup_key: str) -> bool:

@@ -11,15 +11,10 @@ import logging
 
 from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
-from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import BotError
 from bot.slack.ids import RunbookValue, load_value
-from bot.slack.render.memory import (
-    runbook_comment,
-    runbook_document,
-    seen_before_lead,
-)
-from bot.slack.render.message import SlackMessage
+from bot.thread.memory import Lead, SeenBeforeLead
+from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
 from domain.errors import NotFoundError
 from domain.memory import (
@@ -59,9 +54,7 @@ class SeenBeforeService:
         self._clock = clock
         self._rule = rule
 
-    async def look(
-        self, case: Case, *, opened_by_alert: bool = False
-    ) -> tuple[Case, list[SlackMessage]]:
+    async def look(self, case: Case, *, opened_by_alert: bool = False) -> tuple[Case, list[Lead]]:
         """The case after its one look for a past case, and the block to open the next reply with.
 
         Nothing happens before the problem is confirmed (unless an alert opened the case) or after
@@ -90,8 +83,8 @@ class SeenBeforeService:
         saved = await self._cases.change(case, keep)
         if match is None:
             return saved, []
-        link = await self._presenter.surface.permalink(channel=match.channel_id, ts=match.thread_ts)
-        return saved, [seen_before_lead(match, case_id=case.case_id, link=link)]
+        link = await self._presenter.permalink(channel=match.channel_id, ts=match.thread_ts)
+        return saved, [SeenBeforeLead(match=match, link=link)]
 
     async def use_runbook(self, *, work: ClickWork) -> None:
         """ "Use its runbook": the past case's runbook posted in the thread; the next turn knows."""
@@ -108,11 +101,8 @@ class SeenBeforeService:
         if not markdown:
             raise BotError(NO_RUNBOOK)
         title = match.runbook_title or f"Runbook: {match.label}"
-        await self._presenter.surface.share(
-            channel=case.channel_id,
-            thread_ts=case.thread_ts,
-            documents=[runbook_document(match.label, title, markdown)],
-            comment=runbook_comment(work.user_id, match),
+        await self._presenter.share_runbook(
+            case, match, title=title, markdown=markdown, chosen_by=work.user_id
         )
 
         def follow(current: Case) -> None:

@@ -7,11 +7,9 @@ from collections.abc import Sequence
 
 from bot.inbox.work import OpenCaseWork, ThreadMessage
 from bot.services.cases import CaseStore
-from bot.services.thread.presenter import ThreadPresenter
 from bot.services.turns import TurnService
-from bot.slack.render.commands import notice
-from bot.slack.render.header import case_label
-from bot.slack.render.text import shorten
+from bot.thread.presenter import ThreadPresenter
+from domain.base import shorten
 from domain.case import Case
 from domain.errors import DuplicateCaseError
 from domain.ports import Clock
@@ -70,12 +68,11 @@ class CaseOpener:
                 thread=work.thread, messages=[work.message, *more], work_key=work_key
             )
             return
-        name = case_label(case.short_id, case.case_id)
-        await self._presenter.surface.whisper(
+        await self._presenter.whisper(
             channel=work.thread.channel_id,
             user=work.opened_by,
             thread_ts=work.thread.thread_ts,
-            message=notice(f"This thread is already case `{name}`."),
+            text=f"This thread is already case `{case.label}`.",
         )
 
     async def _create(self, work: OpenCaseWork) -> Case:

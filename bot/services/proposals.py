@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from bot.services.cases import CaseStore
-from bot.services.thread.presenter import ThreadPresenter
-from bot.slack.render.header import case_label
+from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
 from domain.engine.present import confirmation_prompt
 from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.transitions import ensure_not_terminal
+from domain.people import mention
 from domain.ports import Clock
 
 
@@ -26,14 +26,14 @@ class CloseRequests:
         """Post a Yes/No question (Yes asks "are you sure?") in the case thread; return its ts."""
         ensure_not_terminal(case)
         proposed: list[PendingConfirmation] = []
-        name = case_label(case.short_id, case.case_id)
+        name = case.label
 
         def apply(target: Case) -> None:
             proposed.clear()
             payload = StatusChangePayload(
-                to_status=CaseStatus.CLOSED, reason=f"<@{by}> asked to close the case"
+                to_status=CaseStatus.CLOSED, reason=f"{mention(by)} asked to close the case"
             )
-            prompt = f"<@{by}> wants to close case {name} without a fix. Close it?"
+            prompt = f"{mention(by)} wants to close case {name} without a fix. Close it?"
             proposed.append(propose(target, payload, now=self._clock.now(), prompt=prompt))
 
         saved = await self._cases.change(case, apply)

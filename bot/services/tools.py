@@ -16,12 +16,11 @@ from collections.abc import Callable, Sequence
 
 from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
-from bot.services.charts import Charted, share_charts
 from bot.services.ports import Responders
-from bot.services.thread.presenter import ThreadPresenter, thread_of
 from bot.services.turns import ToolsRan, TurnService
 from bot.slack.ids import ToolRunValue, load_value
-from bot.slack.render.commands import notice
+from bot.thread.charts import Charted
+from bot.thread.presenter import ThreadPresenter, thread_of
 from domain.case import Case
 from domain.engine.inputs import ToolRunResult
 from domain.errors import NotFoundError
@@ -148,7 +147,7 @@ class ToolService:
             ran=ToolsRan(kept, tool_round + 1),
         )
         answers = [Charted(r.tool, k.citation, k.text) for r, k in zip(runs, kept, strict=True)]
-        await share_charts(self._presenter.surface, saved, answers)
+        await self._presenter.share_charts(saved, answers)
 
     async def _call_all(self, runs: Sequence[ToolRun]) -> list[ToolResult]:
         """Every run called at once; one that has not answered when the round ends is an error."""
@@ -253,9 +252,6 @@ class ToolService:
         )
 
     async def _whisper(self, work: ClickWork, text: str) -> None:
-        await self._presenter.surface.whisper(
-            channel=work.channel_id,
-            user=work.user_id,
-            thread_ts=work.thread_ts,
-            message=notice(text),
+        await self._presenter.whisper(
+            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, text=text
         )

@@ -18,10 +18,9 @@ from bot.observability.turns import note_turn, observed_turn
 from bot.services.cases import CaseStore
 from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders
-from bot.services.thread.presenter import ThreadPresenter
 from bot.services.uploads import UploadService
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.tools import results_lead
+from bot.thread.memory import Lead, ToolResults
+from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
 from domain.engine.inputs import InputFile, InputMessage, ToolRunResult, TurnInput
@@ -138,7 +137,7 @@ class TurnService:
                 saved, recalled = await self._recall(saved)
             await self._presenter.keep_reply(saved, work_key, result.reply)
             await self._remember(saved, fresh, result.reply)
-            lead = [results_lead(ran.results)] if ran and ran.results else []
+            lead: list[Lead] = [ToolResults.of(list(ran.results))] if ran and ran.results else []
             at = await self._presenter.show_reply(
                 saved, result.reply, key=work_key, lead=[*lead, *ingested.said, *recalled]
             )
@@ -149,7 +148,7 @@ class TurnService:
         if self.after_turn is not None:
             await self.after_turn(saved, prepared.turn.tool_round, fresh[-1])
 
-    async def _recall(self, case: Case) -> tuple[Case, list[SlackMessage]]:
+    async def _recall(self, case: Case) -> tuple[Case, list[Lead]]:
         """The case after its look for a past case it repeats, and the block to show if found."""
         if self.memory is None:
             return case, []

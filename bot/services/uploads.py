@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from bot.inbox.work import SlackFileRef, ThreadMessage
 from bot.services.file_records import received, uploaded
 from bot.services.images import ImageReader, is_image
-from bot.services.thread.presenter import ThreadPresenter
+from bot.services.ports import SharedFiles
 from bot.slack.errors import DownloadRefusedError
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.uploads import upload_lead, upload_refused
+from bot.thread.memory import FileRead, FileRefused, Lead
 from domain.case import Case
 from domain.engine.inputs import InputFile
 from domain.errors import NotFoundError
@@ -32,7 +31,7 @@ class Ingested:
     """The files read for the next turn, and what to say about each at the top of its answer."""
 
     files: list[InputFile] = field(default_factory=list)
-    said: list[SlackMessage] = field(default_factory=list)
+    said: list[Lead] = field(default_factory=list)
     """Per file: what stands out in it, or why it was not read."""
 
 
@@ -44,7 +43,7 @@ class UploadService:
         *,
         files: FileRepository,
         knowledge: KnowledgePort,
-        presenter: ThreadPresenter,
+        shared: SharedFiles,
         clock: Clock,
         max_bytes: int,
         images: ImageReader | None = None,
@@ -53,7 +52,7 @@ class UploadService:
         """Reads screenshots (without it, an image is refused like any binary file)."""
         self._files = files
         self._knowledge = knowledge
-        self._presenter = presenter
+        self._shared = shared
         self._clock = clock
         self._max_bytes = max_bytes
 
@@ -86,7 +85,7 @@ class UploadService:
             # A resumed turn: the file was read (or refused) before the restart.
             return _input(earlier) if earlier.status is FileStatus.INGESTED else None
         if ref.download_url is None:  # only named (Slack Connect): ask Slack for the rest
-            ref = await self._presenter.surface.file_info(file_id=ref.file_id) or ref
+            ref = await self._shared.file_info(file_id=ref.file_id) or ref
         if earlier is None:
             record = received(case, ref, uploaded_by=uploaded_by, now=self._clock.now())
             await self._files.add(record)
@@ -100,7 +99,7 @@ class UploadService:
         report = await self._knowledge.ingest_case_file(
             team_id=case.team_id, case_id=case.case_id, filename=ref.name, content=content
         )
-        outcome.said.append(upload_lead(report))
+        outcome.said.append(FileRead.of(report))
         stored = await self._record(record, report, size=len(content))
         return _input(stored, report) if stored.status is FileStatus.INGESTED else None
 
@@ -116,7 +115,7 @@ class UploadService:
         content = b""
         if reason is None:
             try:
-                content = await self._presenter.surface.download(
+                content = await self._shared.download(
                     url=str(ref.download_url), limit=self._max_bytes
                 )
             except DownloadRefusedError as error:
@@ -124,7 +123,7 @@ class UploadService:
         if reason is None:
             return content
         await self._files.update(record.model_copy(update={"status": FileStatus.REFUSED}))
-        outcome.said.append(upload_refused(ref.name, reason))
+        outcome.said.append(FileRefused(filename=ref.name, reason=reason))
         logger.info("upload refused", extra={"case_id": case.case_id, "file_id": ref.file_id})
         return None
 

@@ -21,8 +21,10 @@ from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders, Workspace
-from bot.services.thread.presenter import ThreadPresenter
 from bot.settings import Settings
+from bot.thread.alerts import AlertThread
+from bot.thread.presenter import ThreadPresenter
+from bot.thread.remediation import RemediationThread
 from domain.knowledge import KnowledgePort
 from domain.llm import LLMPort
 from domain.ports import Clock
@@ -75,6 +77,7 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
     """Every alert and remediation service, wired to its ports."""
     settings, repositories, clock = parts.settings, parts.repositories, parts.clock
     catalog = workflows.catalog
+    shown = RemediationThread(parts.presenter)
     planner = RcaPlanner(llm=parts.llm, index=workflows.index, catalog=catalog, clock=clock)
     analysis = AnalysisService(
         AnalysisPorts(
@@ -85,6 +88,7 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
             remediations=repositories.remediations,
             cases=parts.cases,
             presenter=parts.presenter,
+            shown=shown,
             messages=repositories.messages,
             audit=repositories.audit,
             clock=clock,
@@ -102,6 +106,7 @@ def build_alert_features(parts: AlertParts, workflows: Workflows) -> AlertFeatur
             executor=workflows.executor,
             cases=parts.cases,
             presenter=parts.presenter,
+            shown=shown,
             responders=parts.responders,
             messages=repositories.messages,
             audit=repositories.audit,
@@ -132,10 +137,12 @@ def _alerts(parts: AlertParts, workspace: Workspace | None) -> AlertService | No
     channel = parts.settings.alert_channel
     if workspace is None or not channel:
         return None
+    shown = AlertThread(parts.presenter)
     ports = AlertPorts(
         groups=parts.repositories.alert_groups,
         cases=parts.cases,
         presenter=parts.presenter,
+        shown=shown,
         messages=parts.repositories.messages,
         audit=parts.repositories.audit,
         intake=parts.intake,
@@ -144,7 +151,7 @@ def _alerts(parts: AlertParts, workspace: Workspace | None) -> AlertService | No
     )
     if parts.budget is not None:
         notices = BudgetNotices(
-            surface=parts.presenter.surface,
+            shown=shown,
             channel=channel,
             cases=parts.cases,
             audit=parts.repositories.audit,

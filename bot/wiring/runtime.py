@@ -25,8 +25,6 @@ from bot.adapters.executors import build_executor
 from bot.adapters.stores import SlackWorkspace, SystemClock, UnknownStats
 from bot.alerts.endpoint import AlertEndpoint
 from bot.inbox.retry import WORK_RETRY
-from bot.inbox.router import Jobs
-from bot.inbox.worker import Arrivals, Worker
 from bot.llm.budget import BudgetGate
 from bot.llm.config import gateway_config
 from bot.llm.gateway import LiteLLMGateway
@@ -37,14 +35,17 @@ from bot.server.model_copy import make_copy_in_background
 from bot.server.readiness import Readiness
 from bot.server.warmup import ModelWarmUp, parts, warm_up
 from bot.services import Services
-from bot.services.ports import ChatSurface, KnowledgeStats, Responders
+from bot.services.ports import KnowledgeStats, Responders
 from bot.settings import Settings
 from bot.settings.loading import variables
+from bot.thread.surface import ChatSurface
 from bot.wiring.alerts import Workflows
 from bot.wiring.services import Ports, build_services
 from bot.wiring.slack_app import build_app, build_slack_client, slack_surface
 from bot.wiring.slack_app import responders as responders_for
 from bot.wiring.stores import knowledge_service, load_workflow_catalog, workflow_index
+from bot.worker.router import Jobs
+from bot.worker.worker import Arrivals, Worker
 from domain.budget import BudgetLimits
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort

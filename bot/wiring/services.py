@@ -20,17 +20,18 @@ from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import FinishedCases, OutcomeService
-from bot.services.ports import ChatSurface, KnowledgeStats, Responders
+from bot.services.ports import KnowledgeStats, Responders
 from bot.services.proposals import CloseRequests
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.scoring.view import ScoringThreadView
-from bot.services.thread.presenter import ThreadPresenter
-from bot.services.thread.refs import MessageRefs
 from bot.services.tools import ToolService
 from bot.services.turns import TurnService
 from bot.services.uploads import UploadService
 from bot.settings import Settings
+from bot.thread.presenter import ThreadPresenter
+from bot.thread.refs import MessageRefs
+from bot.thread.surface import ChatSurface
 from bot.wiring.alerts import AlertParts, Workflows, build_alert_features
 from domain.engine.engine import TurnEngine
 from domain.knowledge import KnowledgePort
@@ -104,7 +105,6 @@ def build_services(
         presenter=presenter,
         closing=closing,
         responders=ports.responders,
-        audit=repositories.audit,
         clock=clock,
         scoring=scoring,
         turns=turns,
@@ -229,18 +229,18 @@ def _thread_services(
     """What works in case threads: cases (graded, their evidence forgotten, when they finish),
     presenter, uploads, turns."""
     repositories, clock = ports.repositories, ports.clock
-    cases = CaseStore(FinishedCases(repositories.cases, outcomes, ports.knowledge))
+    cases = CaseStore(repositories.cases, finished=FinishedCases(outcomes, ports.knowledge))
     refs = MessageRefs(posted=repositories.posted, audit=repositories.audit, clock=clock)
     presenter = ThreadPresenter(surface=ports.surface, refs=refs, spending=repositories.llm_calls)
     uploads = UploadService(
         files=repositories.files,
         knowledge=ports.knowledge,
-        presenter=presenter,
+        shared=ports.surface,
         clock=clock,
         max_bytes=ports.settings.max_upload_bytes,
         images=ImageReader(
             files=repositories.files,
-            presenter=presenter,
+            shared=ports.surface,
             clock=clock,
             sees_images=_sees_images(ports.llm),
         ),

@@ -16,14 +16,15 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.responders import SlackResponders
-from bot.inbox.worker import Arrivals
 from bot.listeners import register_all
 from bot.services import Services
-from bot.services.ports import CaseParticipants, ChatSurface, Responders
+from bot.services.ports import CaseParticipants, Responders
 from bot.settings import Settings
 from bot.slack.observed import ObservedWebClient
 from bot.slack.surface import SlackSurface
+from bot.thread.surface import ChatSurface
 from bot.wiring import StartupError
+from bot.worker.worker import Arrivals
 
 SLACK_TIMEOUT_S = 30
 """Per Web API call (slack_sdk's own default)."""

@@ -58,15 +58,19 @@ def tool_cards(cards: Sequence[ToolRunCard], *, case_id: str) -> list[Block]:
     return [block for card in cards for block in tool_card(card, case_id=case_id)]
 
 
-def results_lead(results: Sequence[ToolRunResult]) -> SlackMessage:
-    """One line per finished run, opening the answer that reads them."""
-    lines = [f"{OUTCOME_MARK[r.outcome]} {_result_line(r)}" for r in results]
+def results_lead(
+    results: Sequence[ToolRunResult], *, sizes: Sequence[int] | None = None
+) -> SlackMessage:
+    """One line per finished run, opening the answer that reads them (``sizes``: how much of
+    each reply was kept, when the results no longer carry their text)."""
+    kept = sizes if sizes is not None else [len(r.text.encode()) for r in results]
+    lines = [f"{OUTCOME_MARK[r.outcome]} {_result_line(r, n)}" for r, n in zip(results, kept, strict=True)]
     text = "\n".join(lines)
     return message(sections(text), text=text)
 
 
-def _result_line(result: ToolRunResult) -> str:
+def _result_line(result: ToolRunResult, size: int) -> str:
     """The sentence, how much was kept, and what the answer cites."""
-    size = len(result.text.encode()) if result.outcome is ToolOutcome.OK else 0
+    size = size if result.outcome is ToolOutcome.OK else 0
     kept = f" ({size / 1024:.1f} KB kept as evidence)" if size else ""
     return f"{escape(result.sentence)}{kept} · {code(result.citation)}"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 from slack_sdk.errors import SlackApiError
 
-from bot.services.thread.waiting import WaitingSigns
+from bot.thread.waiting import WaitingSigns
 
 CHANNEL, THREAD, ASKED = "C1", "1.000001", "1.000009"
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.thread.presenter import SUMMARY_GROWTH
+from bot.thread.presenter import SUMMARY_GROWTH
 from bot.slack.ids import AnswerValue, KbAddMetadata, RequestValue, load_value
 from bot.slack.render.commands import CaseLink, case_list, help_message, kb_results
 from bot.slack.render.header import case_header_message, summary_message

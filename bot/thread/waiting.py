@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services.ports import ChatSurface
+from bot.thread.surface import ChatSurface
 
 logger = logging.getLogger(__name__)
 

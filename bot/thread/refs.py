@@ -9,8 +9,7 @@ table or the audit log, which keeps only what people and the bot did.
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.thread.memory import AtTheTop, ShownReply, Summary, WrittenDown, dump, parse
 from domain.case import Case
 from domain.ports import AuditRepository, Clock, PostedMessageRepository
 from domain.records import AuditEntry, PostedKind, PostedMessage
@@ -32,6 +31,13 @@ class MessageRefs:
         """The message of that kind and key, if there is one."""
         return await self._posted.find(case.case_id, kind, key)
 
+    async def kept(
+        self, case: Case, kind: PostedKind, key: str = ""
+    ) -> WrittenDown | ShownReply | Summary | AtTheTop | None:
+        """What the message of that kind and key was kept with, if anything."""
+        found = await self.find(case, kind, key)
+        return parse(found.body) if found is not None else None
+
     async def ts(self, case: Case, kind: PostedKind, key: str = "") -> str | None:
         """Where the message of that kind and key was posted, if it was."""
         found = await self.find(case, kind, key)
@@ -44,7 +50,7 @@ class MessageRefs:
         ts: str | None,
         key: str = "",
         *,
-        body: dict[str, Any] | None = None,
+        body: WrittenDown | ShownReply | Summary | AtTheTop | None = None,
     ) -> None:
         """Keep where a message is (``ts``), or what is to be posted (``body``, no ts yet)."""
         message = PostedMessage(
@@ -53,19 +59,17 @@ class MessageRefs:
             key=key,
             channel_id=case.channel_id,
             ts=ts,
-            body=body,
+            body=dump(body) if body is not None else None,
             posted_at=self._clock.now(),
         )
         await self._posted.remember(message)
 
     async def set_header(
-        self, case: Case, ts: str, *, digest: str, opening: dict[str, Any] | None = None
+        self, case: Case, ts: str, *, digest: str, opening: ShownReply | None = None
     ) -> None:
         """Remember the case summary and what it shows, to edit it in place only on a change;
         with ``opening``, what was kept of the case's first answer, which shares its message."""
-        body: dict[str, Any] = {"digest": digest}
-        if opening is not None:
-            body["opening"] = opening
+        body = Summary(digest=digest, opening=opening)
         await self.remember(case, PostedKind.HEADER, ts, body=body)
 
     async def opened(self, case: Case, **detail: str) -> None:

@@ -1,10 +1,11 @@
 """The bot's messages as the case has them now, drawn from what was kept of them.
 
-A reply is kept (in `MessageRefs`) with what it said, what it opened with and whether its questions
-sit at its foot; the first answer of a case is kept with the summary it shares the thread's first
-message with. From those, and the case as it is now, each message can be drawn again: a question
-answered shows the decision instead of its buttons, a request no longer open loses its "Can't get
-this", the summary says what changed. Nothing here posts; `ThreadPresenter` does.
+A reply is kept (in `MessageRefs`, as a `ShownReply`) with what it said, what it opened with and
+whether its questions sit at its foot; the first answer of a case is kept with the summary it
+shares the thread's first message with. From those, and the case as it is now, each message can be
+drawn again: a question answered shows the decision instead of its buttons, a request no longer
+open loses its "Can't get this", the summary says what changed. Nothing here posts;
+`ThreadPresenter` does.
 """
 
 from __future__ import annotations
@@ -12,14 +13,27 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from slack_sdk.models.blocks import Block
 
 from bot.slack.render.header import case_header_message
+from bot.slack.render.memory import seen_before_lead
 from bot.slack.render.message import SlackMessage, divider, message
 from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
 from bot.slack.render.reply import reply_message
+from bot.slack.render.tools import results_lead
+from bot.slack.render.uploads import image_lead, no_vision, upload_lead, upload_refused
+from bot.thread.memory import (
+    EarlierBlocks,
+    FileRead,
+    FileRefused,
+    ImageRead,
+    Lead,
+    NoVision,
+    SeenBeforeLead,
+    ShownReply,
+    ToolResults,
+)
 from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.present import tool_card
@@ -29,10 +43,6 @@ from domain.lifecycle.confirmations import ConfirmationState, StatusChangePayloa
 from domain.lifecycle.status import TERMINAL_STATUSES
 from domain.people import mention
 
-Kept = dict[str, Any]
-"""A reply as kept: ``reply`` (the TurnReply as JSON), ``lead`` (blocks it opened with),
-``questions`` (whether its questions are at its foot) and ``notes`` (how each was decided)."""
-
 
 def digest(rendered: SlackMessage) -> str:
     """What a message shows, as a short fingerprint (an edit that changes nothing is skipped)."""
@@ -40,26 +50,20 @@ def digest(rendered: SlackMessage) -> str:
     return hashlib.sha256(shown.encode()).hexdigest()[:32]
 
 
-def kept(reply: TurnReply, lead: Sequence[SlackMessage], *, questions: bool) -> Kept:
+def kept(reply: TurnReply, lead: Sequence[Lead], *, questions: bool) -> ShownReply:
     """What to keep of a reply to draw it again later."""
-    return {
-        "reply": reply.model_dump(mode="json"),
-        "lead": [b for m in lead for b in m.block_dicts()],
-        "questions": questions,
-    }
+    return ShownReply(reply=reply, lead=list(lead), questions=questions)
 
 
-def redrawn(case: Case, body: Kept, notes: Mapping[str, str] | None = None) -> SlackMessage:
-    """A kept reply as the case has it now (``notes``: how questions were decided, by id)."""
-    reply = TurnReply.model_validate(body["reply"])
-    lead = lead_of(body)
-    every = {**(body.get("notes") or {}), **(notes or {})}
-    if body.get("questions"):
-        return with_questions(case, reply, every, lead=lead)
-    return led(lead, reply_message(current(case, reply), case_id=case.case_id))
+def redrawn(case: Case, body: ShownReply) -> SlackMessage:
+    """A kept reply as the case has it now (its questions as they were decided)."""
+    lead = lead_messages(body.lead, case_id=case.case_id)
+    if body.questions:
+        return with_questions(case, body.reply, body.notes, lead=lead)
+    return led(lead, reply_message(current(case, body.reply), case_id=case.case_id))
 
 
-def top(case: Case, opening: Kept | None, spend: LLMSpend | None = None) -> SlackMessage:
+def top(case: Case, opening: ShownReply | None, spend: LLMSpend | None = None) -> SlackMessage:
     """The thread's first message: the living summary (with what the model cost, ``spend``),
     then the case's first answer (if it was posted with it), as the case has it now."""
     summary = case_header_message(case, spend)
@@ -135,10 +139,29 @@ def only_documents(reply: TurnReply) -> bool:
     return bool(reply.documents) and nothing_else and reply.working_conclusion is None
 
 
-def lead_of(body: Kept) -> list[SlackMessage]:
-    """What a kept reply opened with (its blocks as Slack JSON), as messages again."""
-    blocks = [Block.parse(b) for b in body.get("lead") or []]
-    return [message(b for b in blocks if b is not None)] if blocks else []
+def lead_messages(lead: Sequence[Lead], *, case_id: str) -> list[SlackMessage]:
+    """What an answer opens with, drawn."""
+    return [lead_message(item, case_id=case_id) for item in lead]
+
+
+def lead_message(item: Lead, *, case_id: str) -> SlackMessage:
+    """One part of what an answer opens with, drawn."""
+    match item:
+        case FileRead(report=report):
+            return upload_lead(report)
+        case FileRefused(filename=filename, reason=reason):
+            return upload_refused(filename, reason)
+        case ImageRead(filename=filename):
+            return image_lead(filename)
+        case NoVision():
+            return no_vision()
+        case ToolResults(results=results, kept_bytes=sizes):
+            return results_lead(results, sizes=sizes)
+        case SeenBeforeLead(match=past, link=link):
+            return seen_before_lead(past, case_id=case_id, link=link)
+        case EarlierBlocks(blocks=blocks):
+            parsed = [Block.parse(b) for b in blocks]
+            return message(b for b in parsed if b is not None)
 
 
 def current(case: Case, reply: TurnReply) -> TurnReply:

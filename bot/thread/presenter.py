@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
 
 from bot.inbox.work import ThreadRef
-from bot.services.ports import ChatSurface
-from bot.services.thread.compose import (
-    Kept,
+from bot.slack.render.limits import fit, fits
+from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.reply import reply_message
+from bot.thread.compose import (
     digest,
     is_final,
     kept,
+    lead_messages,
     led,
     looks,
     only_documents,
@@ -29,13 +30,9 @@ from bot.services.thread.compose import (
     top,
     with_questions,
 )
-from bot.services.thread.refs import MessageRefs
-from bot.services.thread.waiting import WaitingSigns
-from bot.slack.render.limits import fit, fits
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.slack.render.reply import reply_message
-from domain.budget import LLMSpend, SpendLedger
+from bot.thread.memory import AtTheTop, Lead, ShownReply, Summary, WrittenDown
+from bot.thread.voice import ThreadVoice
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, TurnReply
@@ -44,11 +41,6 @@ from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.records import PostedKind
 
 logger = logging.getLogger(__name__)
-
-AT_THE_TOP = {"top": True}
-"""What a question or request asked in the thread's first message is kept with: that message is
-the summary's, and is redrawn as a whole."""
-
 
 SUMMARY_GROWTH = 2_500
 """Characters of blocks left free when the first answer joins the summary: the summary grows as
@@ -68,33 +60,8 @@ def thread_of(case: Case) -> ThreadRef:
     return ThreadRef(team_id=case.team_id, channel_id=case.channel_id, thread_ts=case.thread_ts)
 
 
-class ThreadPresenter:
-    """Posts and edits the bot's messages in case threads."""
-
-    def __init__(
-        self,
-        *,
-        surface: ChatSurface,
-        refs: MessageRefs,
-        waiting: WaitingSigns | None = None,
-        spending: SpendLedger | None = None,
-    ) -> None:
-        self.surface = surface
-        self._refs = refs
-        self._waiting = waiting or WaitingSigns(surface)
-        self._spending = spending
-
-    def working(
-        self, case: Case, *, on: str | None = None, doing: str = "is looking at this…"
-    ) -> AbstractAsyncContextManager[None]:
-        """While the block runs, the thread shows the bot is working (see `WaitingSigns`).
-
-        ``on`` is the person's message being answered (it gets the reaction, if reactions are
-        how this workspace is told).
-        """
-        return self._waiting.working(
-            channel=case.channel_id, thread_ts=case.thread_ts, message_ts=on, doing=doing
-        )
+class ThreadPresenter(ThreadVoice):
+    """Posts and edits the bot's messages in case threads: the facade the services call."""
 
     async def show_header(self, case: Case, notes: Mapping[str, str] | None = None) -> None:
         """Post the living case summary, or edit it in place when what it shows changed.
@@ -103,24 +70,25 @@ class ThreadPresenter:
         (``notes``: how its questions were just decided, by confirmation id).
         """
         kept_top = await self._refs.find(case, PostedKind.HEADER)
-        body = (kept_top.body or {}) if kept_top is not None else {}
-        opening: Kept | None = body.get("opening")
+        body = await self._refs.kept(case, PostedKind.HEADER)
+        summary = body if isinstance(body, Summary) else None
+        opening = summary.opening if summary is not None else None
         if opening is not None and notes:
-            opening = {**opening, "notes": {**(opening.get("notes") or {}), **notes}}
+            opening = opening.decided(dict(notes))
         spend = await self._spend(case)
         rendered = top(case, opening, spend)
         if opening is not None and not fits(rendered):
             # Grown past Slack's limit despite the room left for it: first without the file
             # findings the answer opened with, else the summary alone.
             logger.warning("the first answer no longer fits with the summary")
-            opening = {**opening, "lead": []}
+            opening = opening.model_copy(update={"lead": []})
             rendered = top(case, opening, spend)
             if not fits(rendered):
                 opening, rendered = None, top(case, None, spend)
         shows = digest(rendered)
         if kept_top is None or kept_top.ts is None:
             ts = await self.post(case, rendered)
-        elif body.get("digest") == shows:
+        elif summary is not None and summary.digest == shows:
             return
         else:
             ts = kept_top.ts
@@ -135,27 +103,9 @@ class ThreadPresenter:
         """
         await self._refs.opened(case, **detail)
 
-    async def replace(self, case: Case, ts: str, rendered: SlackMessage) -> None:
-        """Replace a message with ``rendered``; overflow follows in the thread."""
-        first, *rest = fit(rendered)
-        await self.surface.update(channel=case.channel_id, ts=ts, message=first)
-        for part in rest:
-            await self.surface.post(channel=case.channel_id, thread_ts=case.thread_ts, message=part)
-
-    async def post(self, case: Case, rendered: SlackMessage) -> str:
-        """Post into the case thread; return the first message's ts."""
-        parts = fit(rendered)
-        first = ""
-        for part in parts:
-            ts = await self.surface.post(
-                channel=case.channel_id, thread_ts=case.thread_ts, message=part
-            )
-            first = first or ts
-        return first
-
     async def keep_reply(self, case: Case, work_key: str, reply: TurnReply) -> None:
         """Write down the saved turn's reply before showing it, so a restart cannot lose it."""
-        body = reply.model_dump(mode="json")
+        body = WrittenDown(reply=reply)
         await self._refs.remember(case, PostedKind.REPLY, None, work_key, body=body)
 
     async def show_kept_reply(self, case: Case, work_key: str) -> bool:
@@ -164,15 +114,16 @@ class ThreadPresenter:
         Work taken again after a restart (or by another replica) finds its answer already made:
         it is shown now, without asking the model again.
         """
-        kept = await self._refs.find(case, PostedKind.REPLY, work_key)
-        if kept is None:
+        found = await self._refs.find(case, PostedKind.REPLY, work_key)
+        if found is None:
             return False
-        if kept.ts is None and kept.body is not None:
-            await self.show_reply(case, TurnReply.model_validate(kept.body), key=work_key)
+        body = await self._refs.kept(case, PostedKind.REPLY, work_key)
+        if found.ts is None and isinstance(body, WrittenDown):
+            await self.show_reply(case, body.reply, key=work_key)
         return True
 
     async def show_reply(
-        self, case: Case, reply: TurnReply, *, key: str = "", lead: Sequence[SlackMessage] = ()
+        self, case: Case, reply: TurnReply, *, key: str = "", lead: Sequence[Lead] = ()
     ) -> str:
         """The reply as one new message (so its notification carries it), opening with ``lead``
         (what was found in the files it answers), its questions at its foot; then its documents.
@@ -198,12 +149,13 @@ class ThreadPresenter:
             if at:
                 return at
             await self.show_header(case)  # too long to share a message: the summary first
-        together = with_questions(case, reply, lead=lead)
+        together = with_questions(case, reply, lead=lead_messages(lead, case_id=case.case_id))
         alone = not reply.confirmations or len(fit(together)) > 1
-        rendered = led(lead, reply_message(reply, case_id=case.case_id)) if alone else together
+        opening = lead_messages(lead, case_id=case.case_id)
+        rendered = led(opening, reply_message(reply, case_id=case.case_id)) if alone else together
         at = await self.post(case, rendered)
         if key:
-            body = reply.model_dump(mode="json")
+            body = WrittenDown(reply=reply)
             await self._refs.remember(case, PostedKind.REPLY, at, key, body=body)
         shown = kept(reply, lead, questions=not alone)
         if alone:
@@ -220,7 +172,7 @@ class ThreadPresenter:
         return at
 
     async def _open_with(
-        self, case: Case, reply: TurnReply, *, key: str, lead: Sequence[SlackMessage]
+        self, case: Case, reply: TurnReply, *, key: str, lead: Sequence[Lead]
     ) -> str:
         """The case's summary and first answer as the thread's first message; "" (nothing
         posted) when together they would not fit one message."""
@@ -232,15 +184,13 @@ class ThreadPresenter:
             channel=case.channel_id, thread_ts=case.thread_ts, message=rendered
         )
         await self._refs.set_header(case, at, digest=digest(rendered), opening=opening)
-        await self._refs.remember(
-            case, PostedKind.REPLY, at, key, body=reply.model_dump(mode="json")
-        )
+        await self._refs.remember(case, PostedKind.REPLY, at, key, body=WrittenDown(reply=reply))
         for prompt in reply.confirmations:
             await self._refs.remember(
-                case, PostedKind.PROMPT, at, prompt.confirmation_id, body=AT_THE_TOP
+                case, PostedKind.PROMPT, at, prompt.confirmation_id, body=AtTheTop()
             )
         for key in card_keys(reply):
-            await self._refs.remember(case, PostedKind.REQUEST, at, key, body=AT_THE_TOP)
+            await self._refs.remember(case, PostedKind.REQUEST, at, key, body=AtTheTop())
         await self._upload_documents(case, reply)
         return at
 
@@ -268,18 +218,6 @@ class ThreadPresenter:
             ts = await self.post(case, rendered)
             await self._refs.remember(case, PostedKind.PROMPT, ts, prompt.confirmation_id)
 
-    async def post_kept(
-        self, case: Case, rendered: SlackMessage, kind: PostedKind, key: str
-    ) -> str:
-        """Post into the thread and remember where, under ``kind`` and ``key``."""
-        ts = await self.post(case, rendered)
-        await self._refs.remember(case, kind, ts, key)
-        return ts
-
-    async def ts_of(self, case: Case, kind: PostedKind, key: str) -> str | None:
-        """Where the message of that kind and key was posted, if it was."""
-        return await self._refs.ts(case, kind, key)
-
     async def prompt_ts(self, case: Case, confirmation_id: str) -> str | None:
         """Where a question was posted, if it was."""
         return await self._refs.ts(case, PostedKind.PROMPT, confirmation_id)
@@ -299,11 +237,11 @@ class ThreadPresenter:
         A question asked at the foot of a reply is redrawn there, the reply above it unchanged.
         """
         cid = confirmation.confirmation_id
-        body = await self._kept(case, PostedKind.PROMPT, cid)
-        if body.get("top"):
+        body = await self._refs.kept(case, PostedKind.PROMPT, cid)
+        if isinstance(body, AtTheTop):
             await self.show_header(case, {cid: note})
-        elif body.get("reply") is not None:
-            body = {**body, "notes": {**(body.get("notes") or {}), cid: note}}
+        elif isinstance(body, ShownReply):
+            body = body.decided({cid: note})
             await self.surface.update(channel=case.channel_id, ts=ts, message=redrawn(case, body))
             await self._keep_notes(case, ts, body)
         else:
@@ -311,10 +249,10 @@ class ThreadPresenter:
             rendered = decided_message(note, accepted=accepted)
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
-    async def _keep_notes(self, case: Case, ts: str, body: Kept) -> None:
+    async def _keep_notes(self, case: Case, ts: str, body: ShownReply) -> None:
         """Keep how a reply's questions were decided with each of its questions and cards, so
         any later redraw of the message says it the same way."""
-        reply = TurnReply.model_validate(body["reply"])
+        reply = body.reply
         for prompt in reply.confirmations:
             await self._refs.remember(
                 case, PostedKind.PROMPT, ts, prompt.confirmation_id, body=body
@@ -325,11 +263,11 @@ class ThreadPresenter:
     async def redraw_request(self, case: Case, request_id: str) -> None:
         """Redraw the reply an evidence request was asked in, its cards as the case has them now
         (a request no longer open loses its "Can't get this" button)."""
-        body = await self._kept(case, PostedKind.REQUEST, request_id)
+        body = await self._refs.kept(case, PostedKind.REQUEST, request_id)
         ts = await self._refs.ts(case, PostedKind.REQUEST, request_id)
-        if body.get("top"):
+        if isinstance(body, AtTheTop):
             await self.show_header(case)
-        elif ts is not None and body.get("reply") is not None:
+        elif ts is not None and isinstance(body, ShownReply):
             rendered = redrawn(case, body)
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
@@ -349,24 +287,19 @@ class ThreadPresenter:
             redrawn_at.add(ts)
             await self.redraw_request(after, request.request_id)
 
-    async def _kept(self, case: Case, kind: PostedKind, key: str) -> Kept:
-        """What was kept with a message of that kind and key ({} when nothing was)."""
-        found = await self._refs.find(case, kind, key)
-        return dict(found.body or {}) if found is not None else {}
-
     async def _rewrite_superseded(self, case: Case, reply: TurnReply) -> None:
         for confirmation_id in reply.superseded_confirmation_ids:
             confirmation = case.find_confirmation(confirmation_id)
             ts = await self.prompt_ts(case, confirmation_id)
             if confirmation is None or ts is None:
                 continue
-            body = await self._kept(case, PostedKind.PROMPT, confirmation_id)
-            if body.get("top"):
+            body = await self._refs.kept(case, PostedKind.PROMPT, confirmation_id)
+            if isinstance(body, AtTheTop):
                 await self.show_header(case)
                 continue
             rendered = (
                 redrawn(case, body)
-                if body.get("reply") is not None
+                if isinstance(body, ShownReply)
                 else superseded_message(confirmation.prompt)
             )
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
