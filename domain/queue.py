@@ -1,6 +1,6 @@
 """The durable work queue's port: its items, their states, and the repository that keeps them.
 
-Listeners record work as items before Slack is acknowledged; the worker (`bot.inbox.worker`)
+Listeners record work as items before Slack is acknowledged; the worker (`bot.worker.worker`)
 claims, runs and completes them; `storage.inbox` keeps them in the database. They are the queue's
 business, not the investigation's: the case model (`ports`, `records`) does not know them, and
 the typed payloads the items carry are the bot's (`bot.inbox.work`). The port lives here, beside

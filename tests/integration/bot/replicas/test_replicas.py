@@ -22,7 +22,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.inbox.worker import HEARTBEATS_PER_STALE
+from bot.worker.worker import HEARTBEATS_PER_STALE
 from rag.store.connection import READ_CONSISTENCY
 from tests.fakes.bot_process import BOT_TOKEN
 from tests.fakes.object_store import S3Bucket, S3Server

@@ -13,10 +13,10 @@ import pytest
 import yaml
 from slack_bolt.request.async_request import AsyncBoltRequest
 
-from bot.inbox.worker import Arrivals
 from bot.settings import load_settings
 from bot.slack.ids import CallbackId, Command, EventType
 from bot.wiring.slack_app import build_app, build_slack_client
+from bot.worker.worker import Arrivals
 from tests.fakes.slack.payloads import SlackRequest
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import eventually

@@ -7,9 +7,9 @@ import time
 from datetime import timedelta
 
 from bot.adapters.stores import SystemClock
-from bot.inbox.worker import Worker
+from bot.worker.worker import Worker
 from tests.fakes.inbox import MemoryInbox
-from tests.unit.bot.inbox.test_worker import Recorder, item, record
+from tests.unit.bot.worker.test_worker import Recorder, item, record
 
 STALE_AFTER = timedelta(seconds=0.8)
 LONG_POLL_S = 5.0

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.inbox.router import Jobs
 from bot.slack.errors import BotError
 from bot.slack.ids import ActionId
+from bot.worker.router import Jobs
 
 
 class Taker:

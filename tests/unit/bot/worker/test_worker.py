@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from bot.inbox.retry import RetryLater
-from bot.inbox.worker import ACKS_FIRST_S, Arrivals, Worker
+from bot.worker.worker import ACKS_FIRST_S, Arrivals, Worker
 from domain.queue import InboxItem, InboxStatus
 from domain.retry import RetryPolicy
 from tests.fakes.clock import START, FakeClock
