@@ -21,18 +21,10 @@ from bot.inbox.work import AlertWork, RcaWork, ThreadRef
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.services.ports import Workspace
-from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import is_transient
-from bot.slack.render.alerts import (
-    alert_message,
-    alert_text,
-    firing_again_note,
-    joined_note,
-    resolved_note,
-)
-from bot.slack.render.holding_back import self_resolved_note
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.text import shorten
+from bot.thread.alerts import AlertThread, Told
+from bot.thread.presenter import ThreadPresenter
+from domain.base import shorten
 from domain.case import ALERT_OPENER, Case
 from domain.errors import DuplicateCaseError
 from domain.ports import AuditRepository, Clock, MessageRepository
@@ -55,6 +47,8 @@ class AlertPorts:
     groups: AlertGroupRepository
     cases: CaseStore
     presenter: ThreadPresenter
+    shown: AlertThread
+    """Draws the alert message and the notes of what changed."""
     messages: MessageRepository
     audit: AuditRepository
     intake: Intake
@@ -129,7 +123,8 @@ class AlertService:
     ) -> None:
         """The group's case is over: say so in its thread, or open a new case if it fires."""
         if work.group.status is SignalStatus.RESOLVED:
-            await self._say(case, resolved_note(work.group, at=work.received_at))
+            told = await self._p.shown.resolved(case, work.group, at=work.received_at)
+            await self._keep(case, told)
             await self._p.groups.retire(record.group_id, now=self._p.clock.now())
             return
         await self._p.groups.retire(record.group_id, now=self._p.clock.now())
@@ -145,9 +140,7 @@ class AlertService:
         """Post the alert in the alert channel, once per group."""
         if record.alert_ts is not None:
             return record
-        ts = await self._p.presenter.surface.post(
-            channel=record.channel_id, thread_ts=None, message=alert_message(record)
-        )
+        ts = await self._p.shown.post_alert(record)
         await self._p.groups.set_thread(record.group_id, alert_ts=ts)
         return record.model_copy(update={"alert_ts": ts})
 
@@ -167,7 +160,7 @@ class AlertService:
                 ts=record.alert_ts,
                 author=ALERT_AUTHOR,
                 role=MessageRole.USER,
-                text=alert_text(record.latest),
+                text=self._p.shown.in_words(record.latest),
                 created_at=record.first_seen,
             )
         )
@@ -204,9 +197,7 @@ class AlertService:
         assert record.alert_ts is not None
         assert record.case_id is not None
         try:
-            await self._p.presenter.surface.update(
-                channel=record.channel_id, ts=record.alert_ts, message=alert_message(record)
-            )
+            await self._p.shown.update_alert(record)
         except Exception as error:
             if is_transient(error):
                 raise
@@ -217,14 +208,15 @@ class AlertService:
         flap = is_flap(
             first_seen=record.first_seen, resolved_at=work.received_at, debounce_s=self._debounce_s
         )
+        shown, group = self._p.shown, work.group
         if touch.resolved_now and flap:
             await self._self_resolved(case, record, work, after)
         elif touch.resolved_now:
-            await self._say(case, resolved_note(work.group, at=work.received_at))
+            await self._keep(case, await shown.resolved(case, group, at=work.received_at))
         elif touch.fired_again:
-            await self._say(case, firing_again_note(work.group))
+            await self._keep(case, await shown.firing_again(case, group))
         elif touch.new_fingerprints:
-            await self._say(case, joined_note(work.group, touch.new_fingerprints))
+            await self._keep(case, await shown.joined(case, group, touch.new_fingerprints))
 
     async def _self_resolved(
         self, case: Case, record: AlertGroupRecord, work: AlertWork, after: float
@@ -234,7 +226,7 @@ class AlertService:
         case = await self._p.cases.change(
             case, lambda current: _close_flap(current, now=now, after=after)
         )
-        await self._say(case, self_resolved_note(work.group, after_s=after))
+        await self._keep(case, await self._p.shown.self_resolved(case, work.group, after_s=after))
         await self._p.presenter.show_header(case)
         await self._p.audit.record(
             AuditEntry(
@@ -249,16 +241,16 @@ class AlertService:
         )
         logger.info("a flapping alert closed its case", extra={"case_id": case.case_id})
 
-    async def _say(self, case: Case, note: SlackMessage) -> None:
-        """Post in the case thread; the next turn's model sees it as part of the conversation."""
-        ts = await self._p.presenter.post(case, note)
+    async def _keep(self, case: Case, told: Told) -> None:
+        """What was said in the case thread: the next turn's model sees it as part of the
+        conversation."""
         await self._p.messages.add(
             ConversationMessage(
                 case_id=case.case_id,
-                ts=ts,
+                ts=told.ts,
                 author=ALERT_AUTHOR,
                 role=MessageRole.USER,
-                text=note.text,
+                text=told.text,
                 created_at=self._p.clock.now(),
             )
         )

@@ -20,20 +20,18 @@ from bot.inbox.work import RcaWork
 from bot.services.alerting.looking import AlertLooks
 from bot.services.alerting.slots import InvestigationSlots
 from bot.services.cases import CaseStore
-from bot.services.charts import Charted, share_charts
 from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
-from bot.services.thread.compose import led
-from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import is_transient
-from bot.slack.render.holding_back import budget_note, waiting_note
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.remediation import analysis_record, rca_message, strategy_message
+from bot.thread.charts import Charted
+from bot.thread.memory import Lead
+from bot.thread.presenter import ThreadPresenter
+from bot.thread.remediation import RemediationThread
 from domain.base import new_id
 from domain.budget import LLMBudgetExceededError
 from domain.case import Case
 from domain.ports import AuditRepository, Clock, MessageRepository
-from domain.records import AuditEntry, ConversationMessage, MessageRole, PostedKind
+from domain.records import AuditEntry, ConversationMessage, MessageRole
 from domain.workflows.alert_groups import AlertGroupRecord
 from domain.workflows.catalog import Catalog
 from domain.workflows.incident import build_incident_context
@@ -69,6 +67,8 @@ class AnalysisPorts:
     remediations: RemediationRepository
     cases: CaseStore
     presenter: ThreadPresenter
+    shown: RemediationThread
+    """Draws the analysis, the strategies and the notes of waiting or a reached budget."""
     messages: MessageRepository
     audit: AuditRepository
     clock: Clock
@@ -128,7 +128,7 @@ class AnalysisService:
         """Say once that the analysis waits its turn, and look again in a moment."""
         assert self._p.intake is not None
         if work.waits == 0:
-            await self._p.presenter.post(case, waiting_note(position=place, limit=limit))
+            await self._p.shown.waiting(case, position=place, limit=limit)
         logger.info("alert analysis waits for a slot", extra={"case_id": case.case_id})
         again = work.model_copy(update={"waits": work.waits + 1})
         await self._p.intake.record(
@@ -146,7 +146,7 @@ class AnalysisService:
         try:
             await self._p.budget.check(case.case_id)
         except LLMBudgetExceededError as error:
-            await self._p.presenter.post(case, budget_note(error.breach))
+            await self._p.shown.budget_reached(case, error.breach)
             await self._p.audit.record(
                 AuditEntry(
                     team_id=case.team_id,
@@ -172,23 +172,17 @@ class AnalysisService:
                 context = context.model_copy(update={"observed": observed})
             case, recalled = await self._recall(case)
             outcome = await self._p.planner.analyse(context, case_id=case.case_id)
-            rendered = led(
-                recalled,
-                rca_message(
-                    outcome,
-                    signal_severity=context.severity,
-                    catalog=self._p.catalog_configured,
-                    observed=context.observed,
-                ),
-            )
             # A retry finds the analysis its first try posted, under the first try's key.
-            at = await presenter.ts_of(case, PostedKind.REPLY, work_key)
-            if at is None:
-                at = await presenter.post_kept(case, rendered, PostedKind.REPLY, work_key)
-            else:
-                await presenter.replace(case, at, rendered)
+            at = await self._p.shown.show_analysis(
+                case,
+                outcome,
+                context=context,
+                catalog=self._p.catalog_configured,
+                lead=recalled,
+                key=work_key,
+            )
         charted = [Charted(o.tool, o.citation, o.text) for o in context.observed]
-        await share_charts(presenter.surface, case, charted)
+        await presenter.share_charts(case, charted)
         strategies = await self._offer(case, outcome)
         await self._p.messages.add(
             ConversationMessage(
@@ -196,14 +190,14 @@ class AnalysisService:
                 ts=at,
                 author=BOT_AUTHOR,
                 role=MessageRole.ASSISTANT,
-                text=analysis_record(outcome, strategies),
+                text=self._p.shown.in_words(outcome, strategies),
                 created_at=self._p.clock.now(),
             )
         )
         await self._record(case, outcome, strategies)
         await self._p.presenter.show_header(case)
 
-    async def _recall(self, case: Case) -> tuple[Case, list[SlackMessage]]:
+    async def _recall(self, case: Case) -> tuple[Case, list[Lead]]:
         """The case after its look for a past case the alert repeats, and the block if found."""
         if self._p.memory is None:
             return case, []
@@ -226,10 +220,7 @@ class AnalysisService:
         for strategy in strategies:
             workflow = self._p.catalog.get(strategy.workflow_id, strategy.version)
             assert workflow is not None  # validated against the catalog's own workflows
-            rendered = strategy_message(strategy, workflow, total=len(strategies))
-            await self._p.presenter.post_kept(
-                case, rendered, PostedKind.STRATEGY, strategy.strategy_id
-            )
+            await self._p.shown.offer(case, strategy, workflow, total=len(strategies))
         return strategies
 
     async def _record(

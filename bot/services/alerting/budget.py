@@ -9,8 +9,7 @@ from __future__ import annotations
 import logging
 
 from bot.services.cases import CaseStore
-from bot.services.ports import ChatSurface
-from bot.slack.render.holding_back import budget_notice
+from bot.thread.alerts import AlertThread
 from domain.budget import Breach, BudgetScope, day_of
 from domain.ports import AuditRepository, Clock
 from domain.records import AuditEntry
@@ -26,13 +25,13 @@ class BudgetNotices:
     def __init__(
         self,
         *,
-        surface: ChatSurface,
+        shown: AlertThread,
         channel: str,
         cases: CaseStore,
         audit: AuditRepository,
         clock: Clock,
     ) -> None:
-        self._surface = surface
+        self._shown = shown
         self._channel = channel
         self._cases = cases
         self._audit = audit
@@ -44,9 +43,8 @@ class BudgetNotices:
         action = REACHED[breach.scope]
         if await self._told(case.team_id, case.case_id, action):
             return
-        label = (case.short_id or case.case_id) if breach.scope is BudgetScope.CASE else None
-        notice = budget_notice(breach, case_label=label)
-        await self._surface.post(channel=self._channel, thread_ts=None, message=notice)
+        label = case.label if breach.scope is BudgetScope.CASE else None
+        await self._shown.budget_reached(self._channel, breach, case_label=label)
         await self._audit.record(
             AuditEntry(
                 team_id=case.team_id,

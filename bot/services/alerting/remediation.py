@@ -13,22 +13,16 @@ from dataclasses import dataclass
 from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
-from bot.services.thread.presenter import ThreadPresenter
 from bot.slack.errors import BotError, refusal
 from bot.slack.ids import ActionId, StrategyValue, load_value, parse_action_id
-from bot.slack.render.commands import notice
-from bot.slack.render.message import SlackMessage, divider, message
-from bot.slack.render.remediation import (
-    decided_strategy_message,
-    execution_message,
-    verification_intro,
-)
-from bot.slack.render.reply import request_card
+from bot.thread.alerts import Told
+from bot.thread.presenter import ThreadPresenter
+from bot.thread.remediation import RemediationThread
 from domain.case import Case
-from domain.engine.present import request_card as card_of
 from domain.errors import NotFoundError, TerminalCaseError
+from domain.people import mention
 from domain.ports import AuditRepository, Clock, MessageRepository
-from domain.records import AuditEntry, ConversationMessage, MessageRole, PostedKind
+from domain.records import AuditEntry, ConversationMessage, MessageRole
 from domain.workflows.catalog import Catalog, Workflow
 from domain.workflows.ports import RemediationRepository, WorkflowExecutor
 from domain.workflows.remediation import (
@@ -58,6 +52,8 @@ class RemediationPorts:
     executor: WorkflowExecutor
     cases: CaseStore
     presenter: ThreadPresenter
+    shown: RemediationThread
+    """Draws the decided strategies and what the executor did."""
     responders: Responders
     messages: MessageRepository
     audit: AuditRepository
@@ -140,13 +136,8 @@ class RemediationService:
 
     async def _rewrite(self, case: Case, strategy: RemediationStrategy) -> None:
         workflow = self._workflow(strategy)
-        presenter = self._p.presenter
-        ts = await presenter.ts_of(case, PostedKind.STRATEGY, strategy.strategy_id)
-        if ts is None or workflow is None:
-            return
-        await presenter.surface.update(
-            channel=case.channel_id, ts=ts, message=decided_strategy_message(strategy, workflow)
-        )
+        if workflow is not None:
+            await self._p.shown.decided(case, strategy, workflow)
 
     async def _execute(self, case: Case, strategy: RemediationStrategy) -> None:
         """Hand the approved workflow to the executor, report, then ask for evidence."""
@@ -162,7 +153,7 @@ class RemediationService:
             await self._p.remediations.record_execution(
                 strategy.strategy_id, status=StrategyStatus.FAILED, result=result
             )
-            await self._p.presenter.post(case, notice(result.summary))
+            await self._p.presenter.tell(case, result.summary)
             return
         request = execution_request(strategy, workflow, by=by, at=self._p.clock.now())
         result = await self._p.executor.execute(request)
@@ -171,17 +162,20 @@ class RemediationService:
             strategy.strategy_id, status=status, result=result
         )
         await self._audit_execution(case, strategy, result, by)
-        said = execution_message(result, workflow)
         if status is StrategyStatus.EXECUTED:
-            await self._ask_for_evidence(case, strategy, workflow, after=said)
+            await self._ask_for_evidence(case, strategy, workflow, result)
         else:
-            await self._tell(case, said)
+            await self._keep(case, await self._p.shown.ran(case, result, workflow))
 
     async def _ask_for_evidence(
-        self, case: Case, strategy: RemediationStrategy, workflow: Workflow, *, after: SlackMessage
+        self,
+        case: Case,
+        strategy: RemediationStrategy,
+        workflow: Workflow,
+        result: ExecutionResult,
     ) -> None:
         """An evidence request: the workflow's read-only checks and what success looks like, in
-        the message saying the workflow ran (``after``): one message for the click."""
+        the message saying the workflow ran (``result``): one message for the click."""
         request = verification_request(strategy, workflow, turn=case.current_turn)
 
         def add(target: Case) -> None:
@@ -190,22 +184,18 @@ class RemediationService:
                 target.add_participant(strategy.decided_by)
 
         saved = await self._p.cases.change(case, add)
-        intro = verification_intro(workflow)
-        card = request_card(card_of(request), case_id=saved.case_id)
-        blocks = [*after.blocks, divider(), *intro.blocks, *card]
-        await self._tell(saved, message(blocks, text=f"{after.text}\n{intro.text}"))
+        await self._keep(saved, await self._p.shown.ran_and_ask(saved, result, workflow, request))
         await self._p.presenter.show_header(saved)
 
-    async def _tell(self, case: Case, rendered: SlackMessage) -> None:
-        """Post in the thread and keep it in the conversation the next turn sees."""
-        ts = await self._p.presenter.post(case, rendered)
+    async def _keep(self, case: Case, told: Told) -> None:
+        """Keep what was said in the thread in the conversation the next turn sees."""
         await self._p.messages.add(
             ConversationMessage(
                 case_id=case.case_id,
-                ts=ts,
+                ts=told.ts,
                 author=BOT_AUTHOR,
                 role=MessageRole.ASSISTANT,
-                text=rendered.text,
+                text=told.text,
                 created_at=self._p.clock.now(),
             )
         )
@@ -214,11 +204,8 @@ class RemediationService:
         return self._p.catalog.get(strategy.workflow_id, strategy.version)
 
     async def _whisper(self, work: ClickWork, text: str) -> None:
-        await self._p.presenter.surface.whisper(
-            channel=work.channel_id,
-            user=work.user_id,
-            thread_ts=work.thread_ts,
-            message=notice(text),
+        await self._p.presenter.whisper(
+            channel=work.channel_id, user=work.user_id, text=text, thread_ts=work.thread_ts
         )
 
     async def _audit(
@@ -282,5 +269,5 @@ def _stale(strategy: RemediationStrategy) -> str:
     """Why a click on a decided strategy changed nothing."""
     if strategy.status is StrategyStatus.SUPERSEDED:
         return "That workflow is no longer offered (another one was approved), so nothing changed."
-    by = f"<@{strategy.decided_by}>" if strategy.decided_by else "Someone"
+    by = mention(strategy.decided_by) if strategy.decided_by else "Someone"
     return f"{by} already decided on that workflow ({strategy.status.value}), so nothing changed."
