@@ -22,7 +22,7 @@ from bot.slack.render.alerts import (
 )
 from bot.slack.render.holding_back import budget_notice, self_resolved_note
 from bot.slack.render.message import SlackMessage
-from bot.thread.presenter import ThreadPresenter
+from bot.thread.voice import ThreadVoice
 from domain.budget import Breach
 from domain.case import Case
 from domain.workflows.alert_groups import AlertGroupRecord
@@ -40,8 +40,8 @@ class Told:
 class AlertThread:
     """Posts and edits an alert's messages: in the alert channel and in its case thread."""
 
-    def __init__(self, presenter: ThreadPresenter) -> None:
-        self._presenter = presenter
+    def __init__(self, voice: ThreadVoice) -> None:
+        self._voice = voice
 
     @staticmethod
     def in_words(group: SignalGroup) -> str:
@@ -50,14 +50,14 @@ class AlertThread:
 
     async def post_alert(self, record: AlertGroupRecord) -> str:
         """The alert as a new message of the alert channel; its ts (the case thread's)."""
-        return await self._presenter.surface.post(
+        return await self._voice.surface.post(
             channel=record.channel_id, thread_ts=None, message=alert_message(record)
         )
 
     async def update_alert(self, record: AlertGroupRecord) -> None:
         """The alert message drawn again, as the group is now."""
         assert record.alert_ts is not None
-        await self._presenter.surface.update(
+        await self._voice.surface.update(
             channel=record.channel_id, ts=record.alert_ts, message=alert_message(record)
         )
 
@@ -81,8 +81,8 @@ class AlertThread:
         """The alert channel's one message when a model budget is reached (``case_label``: the
         case whose budget it was, for a case's budget)."""
         notice = budget_notice(breach, case_label=case_label)
-        await self._presenter.surface.post(channel=channel, thread_ts=None, message=notice)
+        await self._voice.surface.post(channel=channel, thread_ts=None, message=notice)
 
     async def _say(self, case: Case, note: SlackMessage) -> Told:
-        ts = await self._presenter.post(case, note)
+        ts = await self._voice.post(case, note)
         return Told(ts=ts, text=note.text)

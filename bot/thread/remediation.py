@@ -24,7 +24,7 @@ from bot.slack.render.reply import request_card
 from bot.thread.alerts import Told
 from bot.thread.compose import lead_messages, led
 from bot.thread.memory import Lead
-from bot.thread.presenter import ThreadPresenter
+from bot.thread.voice import ThreadVoice
 from domain.budget import Breach
 from domain.case import Case
 from domain.engine.present import request_card as card_of
@@ -39,8 +39,8 @@ from domain.workflows.remediation import ExecutionResult, RemediationStrategy
 class RemediationThread:
     """Posts and edits the analysis, the strategies and what became of them in a case thread."""
 
-    def __init__(self, presenter: ThreadPresenter) -> None:
-        self._presenter = presenter
+    def __init__(self, voice: ThreadVoice) -> None:
+        self._voice = voice
 
     @staticmethod
     def in_words(outcome: RcaOutcome, strategies: list[RemediationStrategy]) -> str:
@@ -49,11 +49,11 @@ class RemediationThread:
 
     async def waiting(self, case: Case, *, position: int, limit: int) -> None:
         """The analysis waits for a free slot: number ``position`` in line, ``limit`` at once."""
-        await self._presenter.post(case, waiting_note(position=position, limit=limit))
+        await self._voice.post(case, waiting_note(position=position, limit=limit))
 
     async def budget_reached(self, case: Case, breach: Breach) -> None:
         """A reached budget's one sentence, instead of the analysis."""
-        await self._presenter.post(case, budget_note(breach))
+        await self._voice.post(case, budget_note(breach))
 
     async def show_analysis(
         self,
@@ -76,11 +76,11 @@ class RemediationThread:
                 observed=context.observed,
             ),
         )
-        presenter = self._presenter
-        at = await presenter.ts_of(case, PostedKind.REPLY, key)
+        voice = self._voice
+        at = await voice.ts_of(case, PostedKind.REPLY, key)
         if at is None:
-            return await presenter.post_kept(case, rendered, PostedKind.REPLY, key)
-        await presenter.replace(case, at, rendered)
+            return await voice.post_kept(case, rendered, PostedKind.REPLY, key)
+        await voice.replace(case, at, rendered)
         return at
 
     async def offer(
@@ -88,22 +88,22 @@ class RemediationThread:
     ) -> None:
         """One strategy of ``total`` with its Approve / Reject buttons, remembered for a click."""
         rendered = strategy_message(strategy, workflow, total=total)
-        await self._presenter.post_kept(case, rendered, PostedKind.STRATEGY, strategy.strategy_id)
+        await self._voice.post_kept(case, rendered, PostedKind.STRATEGY, strategy.strategy_id)
 
     async def decided(self, case: Case, strategy: RemediationStrategy, workflow: Workflow) -> None:
         """The strategy's message once decided (who decided what, no buttons), where it was
         posted; nothing when it never was."""
-        ts = await self._presenter.ts_of(case, PostedKind.STRATEGY, strategy.strategy_id)
+        ts = await self._voice.ts_of(case, PostedKind.STRATEGY, strategy.strategy_id)
         if ts is None:
             return
-        await self._presenter.surface.update(
+        await self._voice.surface.update(
             channel=case.channel_id, ts=ts, message=decided_strategy_message(strategy, workflow)
         )
 
     async def ran(self, case: Case, result: ExecutionResult, workflow: Workflow) -> Told:
         """What the executor did with the workflow."""
         said = execution_message(result, workflow)
-        return Told(ts=await self._presenter.post(case, said), text=said.text)
+        return Told(ts=await self._voice.post(case, said), text=said.text)
 
     async def ran_and_ask(
         self, case: Case, result: ExecutionResult, workflow: Workflow, request: EvidenceRequest
@@ -115,4 +115,4 @@ class RemediationThread:
         card = request_card(card_of(request), case_id=case.case_id)
         blocks = [*after.blocks, divider(), *intro.blocks, *card]
         said = message(blocks, text=f"{after.text}\n{intro.text}")
-        return Told(ts=await self._presenter.post(case, said), text=said.text)
+        return Told(ts=await self._voice.post(case, said), text=said.text)
