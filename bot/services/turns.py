@@ -18,7 +18,7 @@ from bot.observability.turns import note_turn, observed_turn
 from bot.services.cases import CaseStore
 from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders
-from bot.services.uploads import UploadService
+from bot.services.files.uploads import UploadService
 from bot.thread.memory import Lead, ToolResults
 from bot.thread.presenter import ThreadPresenter
 from domain.case import Case

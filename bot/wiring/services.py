@@ -15,7 +15,7 @@ from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
 from bot.services.feedback import FeedbackService
 from bot.services.home import HomeService, RunbookService
-from bot.services.images import ImageReader
+from bot.services.files.images import ImageReader
 from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
@@ -27,7 +27,7 @@ from bot.services.scoring.service import ScoringService
 from bot.services.scoring.view import ScoringThreadView
 from bot.services.tools import ToolService
 from bot.services.turns import TurnService
-from bot.services.uploads import UploadService
+from bot.services.files.uploads import UploadService
 from bot.settings import Settings
 from bot.thread.presenter import ThreadPresenter
 from bot.thread.refs import MessageRefs

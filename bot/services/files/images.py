@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from bot.services.file_records import received, uploaded
+from bot.services.files.records import received, uploaded
 from bot.services.ports import SharedFiles
 from bot.slack.errors import DownloadRefusedError
 from bot.thread.memory import FileRefused, ImageRead, NoVision
@@ -25,7 +25,7 @@ from domain.records import FileStatus, StoredFile
 
 if TYPE_CHECKING:
     from bot.inbox.work import SlackFileRef
-    from bot.services.uploads import Ingested
+    from bot.services.files.uploads import Ingested
 
 logger = logging.getLogger(__name__)
 
