@@ -17,8 +17,8 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.listeners.parsing import parse_click
 from bot.services import Services
-from bot.slack.events import parse_click
 from bot.slack.ids import ActionId, parse_action_id
 from bot.slack.render.views import correction_modal
 

@@ -8,9 +8,9 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.listeners.parsing import parse_command
 from bot.services import Services
 from bot.services.commands import parse_command as parse_text
-from bot.slack.events import parse_command
 from bot.slack.ids import Command, KbAddMetadata, Subcommand
 from bot.slack.render.commands import help_message
 from bot.slack.render.views import kb_add_modal

@@ -11,8 +11,8 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 
+from bot.listeners.parsing import parse_message
 from bot.services import Services
-from bot.slack.events import parse_message
 from bot.slack.ids import EventType
 
 

@@ -7,8 +7,8 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 
+from bot.listeners.parsing import parse_investigate, parse_score_shortcut
 from bot.services import Services
-from bot.slack.events import parse_investigate, parse_score_shortcut
 from bot.slack.ids import CallbackId
 
 

@@ -3,9 +3,9 @@
 A button from an older version (or a renamed action), a shortcut or a form that is no longer
 ours, an options request: Bolt answers what no listener matches with 404, which Slack shows people
 as an error. Bolt runs the first listener that matches, so these catch-alls are registered after
-every other listener (`bot.listeners.MODULES` ends with this module) and only see what nothing
-else took. The private note is said before the acknowledgement goes out (the app processes before
-it responds), so it gets a short budget and is given up, not retried, when Slack is slow.
+every other listener (`bot.listeners.registry.MODULES` ends with this module) and only see what
+nothing else took. The private note is said before the acknowledgement goes out (the app processes
+before it responds), so it gets a short budget and is given up, not retried, when Slack is slow.
 """
 
 from __future__ import annotations

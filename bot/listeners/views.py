@@ -8,8 +8,8 @@ from typing import Any
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.ack.async_ack import AsyncAck
 
+from bot.listeners.parsing import parse_correction, parse_kb_add
 from bot.services import Services
-from bot.slack.events import parse_correction, parse_kb_add
 from bot.slack.ids import CallbackId
 
 

@@ -1,5 +1,6 @@
 """Slack vocabulary.
 
-Action/callback ids, parsing events into typed work, the Web API surface, user-facing errors, and
-the Block Kit renderers.
+Action/callback ids, Slack's file objects as file refs, the Web API surface (observed), user-facing
+errors, and the Block Kit renderers. Parsing what Slack sends into the queue's work is the
+listeners' (`bot.listeners.parsing`).
 """

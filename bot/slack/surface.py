@@ -14,7 +14,7 @@ from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.inbox.work import SlackFileRef
 from bot.slack.errors import DownloadRefusedError
-from bot.slack.events import file_ref
+from bot.slack.files import file_ref
 from bot.slack.render.limits import VIEW_MAX_BLOCKS, RenderError, check_blocks, ensure_valid
 from bot.slack.render.message import SlackMessage
 from domain.engine.view import DocumentView

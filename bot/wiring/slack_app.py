@@ -16,7 +16,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.adapters.responders import SlackResponders
-from bot.listeners import register_all
+from bot.listeners.registry import register_all
 from bot.services import Services
 from bot.services.ports import CaseParticipants, Responders
 from bot.settings import Settings

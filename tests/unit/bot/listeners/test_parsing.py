@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.slack.events import (
+from bot.listeners.parsing import (
     parse_click,
     parse_command,
     parse_investigate,

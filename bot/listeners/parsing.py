@@ -1,4 +1,8 @@
-"""Slack JSON parsed into typed work at the edge: events, clicks, shortcuts, commands, views."""
+"""Slack JSON parsed into typed work at the edge: events, clicks, shortcuts, commands, views.
+
+The listeners parse what Slack sends into the queue's payloads (`bot.inbox.work`) before they
+record it; a file Slack describes becomes a file ref as `bot.slack.files` reads it.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from bot.inbox.work import (
     ThreadMessage,
     ThreadRef,
 )
+from bot.slack.files import file_ref
 from bot.slack.ids import (
     ActionId,
     CorrectionInput,
@@ -105,17 +110,6 @@ def files_of(message: Json) -> list[SlackFileRef]:
         for file in message.get("files") or []
         if isinstance(file, dict) and file.get("id")
     ]
-
-
-def file_ref(file: Json) -> SlackFileRef:
-    """A Slack `file` object (from an event or `files.info`) as a file ref."""
-    return SlackFileRef(
-        file_id=str(file["id"]),
-        name=str(file.get("name") or file.get("title") or file["id"]),
-        size=int(file.get("size") or 0),
-        mimetype=str(file.get("mimetype") or "application/octet-stream"),
-        download_url=file.get("url_private_download") or file.get("url_private"),
-    )
 
 
 def parse_click(body: Json) -> tuple[ClickWork, str]:
