@@ -48,8 +48,9 @@ class CaseRepository(Protocol):
         """The case with this human id in this workspace."""
         ...
 
-    async def save(self, case: Case) -> Case:
-        """Save if nobody saved since it was loaded (else VersionConflictError)."""
+    async def save(self, case: Case, *, audit: Sequence[AuditEntry] = ()) -> Case:
+        """Save if nobody saved since it was loaded (else VersionConflictError); ``audit``, the
+        entries of the change being saved, is written in the same transaction."""
         ...
 
     async def list_cases(

@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.records import AuditEntry
+from storage.case_rows import audit_row
 from storage.db import writing
 from storage.schema.tables import AuditRow
 
@@ -25,7 +26,7 @@ class SqlAuditRepository:
     async def record_many(self, entries: list[AuditEntry]) -> None:
         """Append several entries in one transaction, in order."""
         async with writing(self._sessions) as session:
-            session.add_all([_row(entry) for entry in entries])
+            session.add_all([audit_row(entry) for entry in entries])
 
     async def list_for_case(self, case_id: str) -> list[AuditEntry]:
         """A case's entries, oldest first."""
@@ -57,15 +58,3 @@ class SqlAuditRepository:
         )
         async with self._sessions() as session:
             return await session.scalar(query) is not None
-
-
-def _row(entry: AuditEntry) -> AuditRow:
-    return AuditRow(
-        team_id=entry.team_id,
-        case_id=entry.case_id,
-        actor=entry.actor,
-        action=entry.action,
-        detail=entry.detail,
-        source=entry.source,
-        at=entry.at,
-    )

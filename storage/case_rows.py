@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domain.case import Case
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.status import CaseStatusTransition
+from domain.records import AuditEntry
 from storage.schema.tables import AuditRow, CaseRow, ConfirmationRow
 
 CROCKFORD_BASE32 = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -122,6 +123,19 @@ def transition_audit_rows(
         for transition in case.status_history
         if transition not in already_recorded
     ]
+
+
+def audit_row(entry: AuditEntry) -> AuditRow:
+    """A new row holding one audit entry (its id is assigned by the database)."""
+    return AuditRow(
+        team_id=entry.team_id,
+        case_id=entry.case_id,
+        actor=entry.actor,
+        action=entry.action,
+        detail=entry.detail,
+        source=entry.source,
+        at=entry.at,
+    )
 
 
 def recorded_transitions(document: dict[str, Any]) -> list[CaseStatusTransition]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from sqlalchemy import Select, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -12,7 +13,9 @@ from domain.case import Case
 from domain.errors import DuplicateCaseError, NotFoundError, VersionConflictError
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.status import TERMINAL_STATUSES, CaseStatus
+from domain.records import AuditEntry
 from storage.case_rows import (
+    audit_row,
     case_row,
     new_short_id,
     recorded_transitions,
@@ -80,8 +83,13 @@ class SqlCaseRepository:
             )
         )
 
-    async def save(self, case: Case) -> Case:
-        """Save if nobody saved since it was loaded (else VersionConflictError)."""
+    async def save(self, case: Case, *, audit: Sequence[AuditEntry] = ()) -> Case:
+        """Save if nobody saved since it was loaded (else VersionConflictError).
+
+        One transaction writes the case, its confirmations' mirror, an audit row for each new
+        status transition and then ``audit``: the entries of the change being saved (a click's
+        answer), so the change and its record commit together or not at all.
+        """
         async with writing(self._sessions) as session:
             stored = (
                 await session.execute(
@@ -97,9 +105,10 @@ class SqlCaseRepository:
             )
             await self._update_document(session, saved, expected=case.version)
             await sync_confirmations(session, saved)
-            session.add_all(
-                transition_audit_rows(saved, already_recorded=recorded_transitions(stored.document))
+            transitions = transition_audit_rows(
+                saved, already_recorded=recorded_transitions(stored.document)
             )
+            session.add_all([*transitions, *(audit_row(entry) for entry in audit)])
         return saved
 
     async def list_cases(

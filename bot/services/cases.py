@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from bot.inbox.work import ThreadRef
+from bot.services.outcomes import FinishedCases
 from domain.case import Case
 from domain.errors import NotFoundError, VersionConflictError
 from domain.ports import CaseRepository
+from domain.records import AuditEntry
 
 SAVE_ATTEMPTS = 3
 T = TypeVar("T")
 
 
 class CaseStore:
-    """The case repository as the services use it."""
+    """The case repository as the services use it; a case saved finished is settled here too."""
 
-    def __init__(self, cases: CaseRepository) -> None:
+    def __init__(self, cases: CaseRepository, *, finished: FinishedCases | None = None) -> None:
         self.repository = cases
+        self._finished = finished
         self._known_threads: set[str] = set()
 
     async def by_thread(self, thread: ThreadRef) -> Case | None:
@@ -52,25 +55,40 @@ class CaseStore:
         return stored
 
     async def save(self, case: Case) -> Case:
-        """Save with the version check (VersionConflictError)."""
-        return await self.repository.save(case)
+        """Save a case changed elsewhere, once, with the version check (VersionConflictError);
+        a case saved finished is then settled. The services change cases with `update`."""
+        saved = await self.repository.save(case)
+        await self._settle_if_finished(saved)
+        return saved
 
     async def update(
-        self, case: Case, step: Callable[[Case], Awaitable[tuple[Case, T]]]
+        self,
+        case: Case,
+        step: Callable[[Case], Awaitable[tuple[Case, T]]],
+        *,
+        audit: Callable[[Case], Sequence[AuditEntry]] | None = None,
     ) -> tuple[Case, T]:
         """``step`` the case and save what it returns; on a conflict, step the fresh case again.
 
         The one version-conflict loop: a turn steps by applying the model's reply (asked once),
-        a click or a command by a small change. Nothing is shown before the save succeeds.
+        a click or a command by a small change. Nothing is shown before the save succeeds. A
+        case the save leaves finished is then settled: graded, and its uploaded evidence deleted.
+
+        ``audit`` writes down the change (a click's answer) from the stepped case; its entries
+        are saved in the case's transaction, so the change and its record commit together.
         """
         for attempt in range(1, SAVE_ATTEMPTS + 1):
             changed, outcome = await step(case)
+            entries = audit(changed) if audit is not None else ()
             try:
-                return await self.repository.save(changed), outcome
+                saved = await self.repository.save(changed, audit=entries)
             except VersionConflictError:
                 if attempt == SAVE_ATTEMPTS:
                     raise
                 case = await self.repository.get(case.case_id)
+                continue
+            await self._settle_if_finished(saved)
+            return saved, outcome
         raise AssertionError("unreachable")
 
     async def change(self, case: Case, apply: Callable[[Case], None]) -> Case:
@@ -82,6 +100,11 @@ class CaseStore:
 
         saved, _ = await self.update(case, step)
         return saved
+
+    async def _settle_if_finished(self, saved: Case) -> None:
+        """A case just saved resolved or closed: graded once, its uploaded evidence deleted."""
+        if saved.is_terminal and self._finished is not None:
+            await self._finished.settle(saved)
 
     def remember_thread(self, thread: ThreadRef) -> None:
         """A case is being opened on this thread (its follow-ups count before it exists)."""

@@ -1,9 +1,10 @@
 """Outcomes of finished cases: graded when a case is saved resolved or closed, summarised on ask.
 
-Every status change is saved through the case repository, whichever way a person confirmed it
-(a button, a typed "yes", `/fm close`), so the repository the services use is wrapped: after a
-save that leaves a case finished and not yet graded, its outcome is recorded, and the evidence
-uploaded into it is deleted from the knowledge store (its reports and runbooks stay).
+Every status change is saved through the case store's one save loop, whichever way a person
+confirmed it (a button, a typed "yes", `/fm close`); right after a save that leaves a case
+finished, the loop settles it (`FinishedCases.settle`): its outcome is recorded unless it was
+already, and the evidence uploaded into it is deleted from the knowledge store (its reports and
+runbooks stay).
 """
 
 from __future__ import annotations
@@ -12,15 +13,8 @@ import logging
 
 from domain.case import Case
 from domain.knowledge import KnowledgePort
-from domain.lifecycle.confirmations import PendingConfirmation
 from domain.outcomes import CalibrationSummary, Outcome, grade, model_of, summarize
-from domain.ports import (
-    CaseRepository,
-    Clock,
-    FeedbackRepository,
-    LLMCallRepository,
-    OutcomeRepository,
-)
+from domain.ports import Clock, FeedbackRepository, LLMCallRepository, OutcomeRepository
 
 logger = logging.getLogger(__name__)
 
@@ -73,80 +67,43 @@ class OutcomeService:
 
 
 class FinishedCases:
-    """The case repository, acting on each case saved finished (a status change just
-    confirmed): graded once, and the evidence uploaded into it forgotten."""
+    """What follows a case saved finished (a status change just confirmed): it is graded once,
+    and the evidence uploaded into it is deleted from the knowledge store (its reports and
+    runbooks stay). The case store runs it right after such a save."""
 
-    def __init__(
-        self,
-        cases: CaseRepository,
-        outcomes: OutcomeService,
-        knowledge: KnowledgePort | None = None,
-    ) -> None:
-        self._cases = cases
+    def __init__(self, outcomes: OutcomeService, knowledge: KnowledgePort | None = None) -> None:
         self._outcomes = outcomes
         self._knowledge = knowledge
 
-    async def save(self, case: Case) -> Case:
-        """Save; then, if the case is finished, grade it and forget its evidence.
+    async def settle(self, case: Case) -> None:
+        """Grade the finished case once, then delete the evidence uploaded into it.
 
         The case is saved and people are waiting for the answer: neither step, should it fail,
         fails (and so repeats) the click or turn that finished the case.
         """
-        saved = await self._cases.save(case)
-        if not saved.is_terminal:
-            return saved
+        await self._grade(case)
+        await self._delete_evidence(case)
+
+    async def _grade(self, case: Case) -> None:
         try:
-            await self._outcomes.grade_once(saved)
+            await self._outcomes.grade_once(case)
         except Exception:
             logger.exception("could not grade a finished case", extra={"case_id": case.case_id})
-        if self._knowledge is not None:
-            try:
-                removed = await self._knowledge.delete_case_evidence(
-                    team_id=saved.team_id, case_id=saved.case_id
-                )
-            except Exception:
-                logger.exception(
-                    "could not delete a finished case's evidence", extra={"case_id": case.case_id}
-                )
-            else:
-                if removed:
-                    logger.info(
-                        "finished case's evidence deleted",
-                        extra={"case_id": case.case_id, "chunks": removed},
-                    )
-        return saved
 
-    async def add(self, case: Case) -> Case:
-        """Store a new case."""
-        return await self._cases.add(case)
-
-    async def get(self, case_id: str) -> Case:
-        """A case by id."""
-        return await self._cases.get(case_id)
-
-    async def get_by_thread(self, team_id: str, channel_id: str, thread_ts: str) -> Case | None:
-        """The case of a thread."""
-        return await self._cases.get_by_thread(team_id, channel_id, thread_ts)
-
-    async def get_by_short_id(self, team_id: str, short_id: str) -> Case | None:
-        """A case by the id people type."""
-        return await self._cases.get_by_short_id(team_id, short_id)
-
-    async def list_cases(
-        self,
-        team_id: str,
-        *,
-        open_only: bool = True,
-        user_id: str | None = None,
-        limit: int = 20,
-    ) -> list[Case]:
-        """Recent cases of a workspace."""
-        return await self._cases.list_cases(
-            team_id, open_only=open_only, user_id=user_id, limit=limit
-        )
-
-    async def find_confirmation(
-        self, team_id: str, confirmation_id: str
-    ) -> tuple[str, PendingConfirmation] | None:
-        """Which case holds a confirmation."""
-        return await self._cases.find_confirmation(team_id, confirmation_id)
+    async def _delete_evidence(self, case: Case) -> None:
+        if self._knowledge is None:
+            return
+        try:
+            removed = await self._knowledge.delete_case_evidence(
+                team_id=case.team_id, case_id=case.case_id
+            )
+        except Exception:
+            logger.exception(
+                "could not delete a finished case's evidence", extra={"case_id": case.case_id}
+            )
+            return
+        if removed:
+            logger.info(
+                "finished case's evidence deleted",
+                extra={"case_id": case.case_id, "chunks": removed},
+            )

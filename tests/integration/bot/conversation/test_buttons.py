@@ -72,6 +72,31 @@ async def test_report_writes_the_case_report_into_the_thread(
     assert any(text.startswith(f"<@{OPENER}> asked for the case report:") for text in said)
 
 
+async def test_a_yes_that_closes_the_case_is_audited_after_the_status_change_it_made(
+    bot: BotHarness,
+) -> None:
+    thread_ts = await bot.mention("db-1 is down", statement_reply())
+    await bot.click(bot.bot_messages(thread_ts)[0], action_prefix="fm_close_case")
+    question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+
+    await bot.click(question, decision="yes")
+
+    case = await bot.case(thread_ts)
+    assert case.status is CaseStatus.CLOSED
+    closing = next(c for c in case.confirmations if c.state.value == "accepted")
+    audit = await bot.runtime.repositories.audit.list_for_case(case.case_id)
+    assert [e.action for e in audit][-2:] == ["status_change", "confirmation.answered"]
+    answered = audit[-1]
+    assert (answered.actor, answered.source) == (OPENER, "slack:button")
+    assert answered.detail == {
+        "confirmation_id": closing.confirmation_id,
+        "kind": closing.kind.value,
+        "decision": "yes",
+        "state": "accepted",
+    }
+    assert case.status_history[-1].reason == f"{{@{OPENER}}} asked to close the case"
+
+
 async def test_a_listener_failure_tells_the_person_a_reference_and_no_exception_text(
     bot: BotHarness, slack: FakeSlack
 ) -> None:

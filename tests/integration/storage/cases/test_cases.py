@@ -20,6 +20,7 @@ from domain.lifecycle.confirmations import (
 from domain.lifecycle.decisions import answer
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus
+from domain.records import AuditEntry
 from storage import Repositories, cases
 from storage.schema.tables import CaseRow
 from tests.integration.storage.builders import (
@@ -189,6 +190,53 @@ async def test_status_transitions_are_audited_once(repos: Repositories) -> None:
         "reason": case.status_history[0].reason,
         "confirmation_id": confirmation.confirmation_id,
     }
+
+
+def answered_entry(case: Case, confirmation_id: str) -> AuditEntry:
+    """What a click's answer writes down with the case it changed."""
+    return AuditEntry(
+        team_id=case.team_id,
+        case_id=case.case_id,
+        actor=OPENER,
+        action="confirmation.answered",
+        detail={"confirmation_id": confirmation_id, "decision": "yes"},
+        source="slack:button",
+        at=at(6),
+    )
+
+
+async def test_a_change_s_audit_entries_are_saved_with_it_after_its_transitions(
+    repos: Repositories,
+) -> None:
+    case = await repos.cases.add(triaged(new_case()))
+    confirmation = start_investigating(case, minute=5)
+
+    await repos.cases.save(case, audit=[answered_entry(case, confirmation.confirmation_id)])
+
+    entries = await repos.audit.list_for_case(case.case_id)
+    assert [(e.action, e.actor, e.source) for e in entries] == [
+        ("status_change", OPENER, "system"),
+        ("confirmation.answered", OPENER, "slack:button"),
+    ]
+    assert entries[1].detail == {
+        "confirmation_id": confirmation.confirmation_id,
+        "decision": "yes",
+    }
+    assert entries[1].at == at(6)
+
+
+async def test_a_stale_save_writes_none_of_its_audit_entries(repos: Repositories) -> None:
+    case_id = (await repos.cases.add(triaged(new_case()))).case_id
+    mine = await repos.cases.get(case_id)
+    theirs = await repos.cases.get(case_id)
+    mine.title = "first writer"
+    await repos.cases.save(mine)
+
+    confirmation = start_investigating(theirs)
+    with pytest.raises(VersionConflictError):
+        await repos.cases.save(theirs, audit=[answered_entry(theirs, confirmation.confirmation_id)])
+
+    assert await repos.audit.list_for_case(case_id) == []
 
 
 async def test_a_case_added_with_history_is_audited(repos: Repositories) -> None:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import pytest
+
+from bot.services.cases import CaseStore
 from bot.services.outcomes import FinishedCases, OutcomeService
 from domain.case import Case
+from domain.errors import VersionConflictError
 from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus, ClosureReason
 from domain.llm import LLMCallRecord
 from domain.outcomes import ConclusionFeedback, Outcome, Verdict
+from domain.records import AuditEntry
 from tests.fakes.clock import FakeClock
 from tests.fakes.knowledge import FakeKnowledge
 from tests.unit.domain.builders import NOW, answer_yes, investigating_case
@@ -18,9 +24,12 @@ from tests.unit.domain.builders import NOW, answer_yes, investigating_case
 
 @dataclass
 class MemoryCases:
-    """Cases by id; ``save`` keeps the latest."""
+    """Cases by id; ``save`` keeps the latest, with the audit entries saved alongside it;
+    ``conflicts`` saves fail with a version conflict first."""
 
     saved: dict[str, Case] = field(default_factory=dict)
+    audited: list[AuditEntry] = field(default_factory=list)
+    conflicts: int = 0
 
     async def add(self, case: Case) -> Case:
         self.saved[case.case_id] = case
@@ -35,8 +44,12 @@ class MemoryCases:
     async def get_by_short_id(self, team_id: str, short_id: str) -> Case | None:
         return None
 
-    async def save(self, case: Case) -> Case:
+    async def save(self, case: Case, *, audit: Sequence[AuditEntry] = ()) -> Case:
+        if self.conflicts:
+            self.conflicts -= 1
+            raise VersionConflictError("someone saved first")
         self.saved[case.case_id] = case
+        self.audited.extend(audit)
         return case
 
     async def list_cases(
@@ -94,17 +107,22 @@ class NoCalls:
 
 def wired(
     outcomes: MemoryOutcomes, knowledge: FakeKnowledge | None = None
-) -> tuple[MemoryCases, FinishedCases]:
+) -> tuple[MemoryCases, CaseStore]:
     service = OutcomeService(
         outcomes=outcomes, feedback=NoFeedback(), llm_calls=NoCalls(), clock=FakeClock()
     )
     inner = MemoryCases()
-    return inner, FinishedCases(inner, service, knowledge)
+    return inner, CaseStore(inner, finished=FinishedCases(service, knowledge))
 
 
 class BrokenKnowledge(FakeKnowledge):
     async def delete_case_evidence(self, *, team_id: str, case_id: str) -> int:
         raise OSError("object store unreachable")
+
+
+async def closed_copy(case: Case) -> tuple[Case, None]:
+    """A step closing a copy of the case (the case itself stays as it was)."""
+    return closed(case.model_copy(deep=True)), None
 
 
 def closed(case: Case) -> Case:
@@ -139,18 +157,6 @@ async def test_a_grading_that_fails_leaves_the_save_done() -> None:
     assert saved.status is CaseStatus.CLOSED
     assert inner.saved[case.case_id] is case
     assert outcomes.kept == {}
-
-
-async def test_every_other_call_reaches_the_repository() -> None:
-    inner, cases = wired(MemoryOutcomes())
-    case = await cases.add(investigating_case())
-
-    assert await cases.get(case.case_id) is case
-    assert await cases.list_cases("T1", open_only=False) == [case]
-    assert await cases.get_by_thread("T1", "C1", "1.2") is None
-    assert await cases.get_by_short_id("T1", "FM-1") is None
-    assert await cases.find_confirmation("T1", "cf_1") is None
-    assert set(inner.saved) == {case.case_id}
 
 
 async def test_the_summary_covers_only_the_last_outcomes() -> None:
@@ -191,3 +197,69 @@ async def test_evidence_that_cannot_be_deleted_leaves_the_save_and_the_grade_don
     assert saved.status is CaseStatus.CLOSED
     assert inner.saved[case.case_id] is case
     assert outcomes.writes == 1
+
+
+async def test_a_case_finished_after_a_version_conflict_is_graded_once_the_save_succeeds() -> None:
+    outcomes, knowledge = MemoryOutcomes(), FakeKnowledge()
+    inner, cases = wired(outcomes, knowledge)
+    case = investigating_case()
+    knowledge.case[(case.team_id, case.case_id)] = []
+    inner.conflicts = 1
+    inner.saved[case.case_id] = case.model_copy(deep=True)
+
+    saved, _ = await cases.update(case, closed_copy)
+
+    assert saved.status is CaseStatus.CLOSED
+    assert outcomes.writes == 1
+    assert knowledge.case == {}
+
+
+async def test_a_case_saved_open_is_neither_graded_nor_forgets_its_evidence() -> None:
+    outcomes, knowledge = MemoryOutcomes(), FakeKnowledge()
+    _, cases = wired(outcomes, knowledge)
+    case = investigating_case()
+    knowledge.case[(case.team_id, case.case_id)] = []
+
+    await cases.change(case, lambda _: None)
+
+    assert outcomes.kept == {}
+    assert (case.team_id, case.case_id) in knowledge.case
+
+
+async def test_a_change_s_audit_entries_are_saved_with_it_made_from_the_saved_case() -> None:
+    inner, cases = wired(MemoryOutcomes())
+    case = investigating_case()
+    inner.saved[case.case_id] = case
+    inner.conflicts = 1
+
+    def entry(changed: Case) -> list[AuditEntry]:
+        return [
+            AuditEntry(
+                team_id=changed.team_id,
+                case_id=changed.case_id,
+                actor="U1",
+                action="case.noted",
+                detail={"status": changed.status.value},
+                source="slack:button",
+                at=NOW,
+            )
+        ]
+
+    await cases.update(case, closed_copy, audit=entry)
+
+    (audited,) = inner.audited
+    assert audited.detail == {"status": CaseStatus.CLOSED.value}
+
+
+async def test_a_conflict_on_every_attempt_fails_the_change_and_settles_nothing() -> None:
+    outcomes = MemoryOutcomes()
+    inner, cases = wired(outcomes)
+    case = investigating_case()
+    inner.saved[case.case_id] = case
+    inner.conflicts = 99
+
+    with pytest.raises(VersionConflictError):
+        await cases.update(case, closed_copy, audit=lambda _: [])
+
+    assert outcomes.kept == {}
+    assert inner.audited == []
