@@ -10,7 +10,7 @@ from domain.budget import LLMSpend, report_section
 from domain.case import Case
 from domain.engine.context import TurnContext
 from domain.engine.documents import fallback_report, fallback_runbook, problem_of
-from domain.engine.prompts import PromptContext, PromptKind, render_prompt
+from domain.engine.prompting.prompts import PromptContext, PromptKind, render_prompt
 from domain.engine.view import DocumentView
 from domain.knowledge import KnowledgeBaseKind, KnowledgePort, ToolStatus
 from domain.lifecycle.confirmations import DeliverablesPayload

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from domain.budget import LLMBudgetExceededError, SpendLedger
 from domain.case import Case
@@ -18,13 +17,20 @@ from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
 from domain.engine.apply.reply import apply_reply, ask_what_follows
 from domain.engine.apply.tool_claims import correct_tool_claims
-from domain.engine.briefing import EvidenceBrief, brief_evidence, kept_with_findings
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import generate_deliverables, offer_deliverables
 from domain.engine.inputs import TurnInput
 from domain.engine.no_llm import no_llm_text, no_llm_turn
-from domain.engine.present import ReplyParts, Seen, build_reply, seen
-from domain.engine.prompts import PromptContext, RenderedPrompt, prompt_kind_for, render_prompt
+from domain.engine.present import ReplyParts, build_reply, seen
+from domain.engine.prompting.briefing import brief_evidence, kept_with_findings
+from domain.engine.prompting.prompts import (
+    PromptContext,
+    RenderedPrompt,
+    prompt_kind_for,
+    render_prompt,
+)
+from domain.engine.prompting.screenshots import image_excerpts
+from domain.engine.results import TurnResult, TurnWork, fault_sentence, with_participants
 from domain.engine.retrieval import RetrievalSettings, cited, retrieve, search_actions, turn_query
 from domain.engine.schemas import (
     ConsultingResponse,
@@ -32,12 +38,11 @@ from domain.engine.schemas import (
     InvestigationResponse,
     TerminalResponse,
 )
-from domain.engine.screenshots import image_excerpts
 from domain.engine.second_look import second_look
-from domain.engine.view import DebugInfo, DocumentView, ReplyKind, TurnReply
+from domain.engine.view import DebugInfo, DocumentView, ReplyKind
 from domain.errors import NotFoundError
 from domain.investigation.evidence_requests import block_request
-from domain.knowledge import Citation, KnowledgePort, RetrievedChunk
+from domain.knowledge import KnowledgePort
 from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationState,
@@ -62,46 +67,11 @@ from domain.memory.note import seen_before_notes
 from domain.people import mention
 from domain.ports import Clock
 
+__all__ = ["SUMMARY_CHARS", "TurnEngine", "TurnResult"]
+
 logger = logging.getLogger(__name__)
 
-FAULTS: dict[type[Exception], str] = {
-    LLMTimeoutError: "The model did not answer in time, so nothing in the case changed; "
-    "send your message again to retry.",
-    LLMRateLimitedError: "The model provider is rate-limiting us and the retries ran out, so "
-    "nothing in the case changed; try again in a minute.",
-    LLMReplyInvalidError: "The model answered with something I could not use, twice, so nothing "
-    "in the case changed; send your message again to retry.",
-}
-CUT_OFF = (
-    "The model's answer was cut off at its output limit, twice, so nothing in the case changed; "
-    "send your message again, or ask a narrower question."
-)
-
-
-def fault_sentence(error: Exception) -> str:
-    """One plain sentence saying what went wrong at the model, and what to do."""
-    if isinstance(error, LLMRefusedError):
-        happened, todo = error.explain()
-        return f"{happened[0].upper()}{happened[1:]}, so nothing in the case changed; {todo}."
-    if isinstance(error, LLMReplyInvalidError) and error.cut_off:
-        return CUT_OFF
-    return next(text for kind, text in FAULTS.items() if isinstance(error, kind))
-
-
 SUMMARY_CHARS = 200
-
-
-@dataclass(frozen=True)
-class TurnResult:
-    """The new case (a copy) and the reply to render."""
-
-    case: Case
-    reply: TurnReply
-    decided: AnswerResult | None = None
-    """A question the people answered this turn, by typing or by a click."""
-    answer: EngineReply | None = None
-    """The model's reply this turn was made from: applied again, not asked again, when the case
-    changed under the turn and it is taken again on the newer case."""
 
 
 class TurnEngine:
@@ -238,10 +208,10 @@ class TurnEngine:
             )
         return []
 
-    async def _prepare(self, case: Case, turn: TurnInput) -> _Turn:
+    async def _prepare(self, case: Case, turn: TurnInput) -> TurnWork:
         """Copy the case, note who took part, apply a typed answer, retrieve excerpts."""
         ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now(), turn=turn)
-        work = _Turn(original=case, ctx=ctx, before=seen(ctx.case))
+        work = TurnWork(original=case, ctx=ctx, before=seen(ctx.case))
         self._register(ctx)
         work.decided = typed_decision(ctx)
         work.documents = await self._after_answer(ctx, work.decided)
@@ -266,7 +236,7 @@ class TurnEngine:
         assert isinstance(reply, ConsultingResponse | InvestigationResponse | TerminalResponse)
         return reply
 
-    def _apply(self, work: _Turn, reply: EngineReply, debug: DebugInfo) -> TurnResult:
+    def _apply(self, work: TurnWork, reply: EngineReply, debug: DebugInfo) -> TurnResult:
         ctx = work.ctx
         before = snapshot(ctx.case)
         apply_reply(ctx, reply)
@@ -293,7 +263,9 @@ class TurnEngine:
         )
         return replace(result, answer=reply)
 
-    def _no_llm(self, work: _Turn, *, unreachable: bool, reason: str | None = None) -> TurnResult:
+    def _no_llm(
+        self, work: TurnWork, *, unreachable: bool, reason: str | None = None
+    ) -> TurnResult:
         ctx = work.ctx
         before = snapshot(ctx.case)
         consumed = {ctx.turn.messages[-1].ts} if work.decided else set()
@@ -320,7 +292,7 @@ class TurnEngine:
             debug=DebugInfo(llm_outcome="unavailable" if unreachable else "disabled"),
         )
 
-    def _fault(self, work: _Turn, error: Exception, debug: DebugInfo) -> TurnResult:
+    def _fault(self, work: TurnWork, error: Exception, debug: DebugInfo) -> TurnResult:
         """One plain sentence; the case stays as it was (a person's typed answer still counts).
 
         Who wrote still takes part in the case: writing in the thread is how people join it.
@@ -335,55 +307,8 @@ class TurnEngine:
             text = f"{decision_note(work.decided)}\n{sentence}"
             return work.result(ReplyKind.FAULT, text, debug=debug)
         parts = ReplyParts(kind=ReplyKind.FAULT, text=sentence, debug=debug)
-        case = _with_participants(work.original, work.ctx.case.participants)
+        case = with_participants(work.original, work.ctx.case.participants)
         return TurnResult(case, build_reply(case, work.before, parts))
-
-
-def _with_participants(case: Case, participants: Sequence[str]) -> Case:
-    """``case`` itself when nobody new took part; else a copy with the newcomers."""
-    joined = [p for p in participants if p not in case.participants and p != case.user_id]
-    if not joined:
-        return case
-    copy = case.model_copy(deep=True)
-    for person in joined:
-        copy.add_participant(person)
-    return copy
-
-
-@dataclass
-class _Turn:
-    """One turn in progress: the original case, the working copy, and what happened so far."""
-
-    original: Case
-    ctx: TurnContext
-    before: Seen
-    decided: AnswerResult | None = None
-    documents: list[DocumentView] = field(default_factory=list)
-    excerpts: list[RetrievedChunk] = field(default_factory=list)
-    query: str = ""
-    """What the knowledge was searched for this turn (empty: no search)."""
-    brief: EvidenceBrief = field(default_factory=EvidenceBrief)
-    """The evidence quoted to the model this turn: what it may cite."""
-
-    def result(
-        self,
-        kind: ReplyKind,
-        text: str,
-        *,
-        citations: Sequence[Citation] = (),
-        debug: DebugInfo | None = None,
-    ) -> TurnResult:
-        """The working copy and its reply."""
-        parts = ReplyParts(
-            kind=kind,
-            text=text,
-            log=self.ctx.log,
-            citations=citations,
-            documents=self.documents,
-            debug=debug or DebugInfo(),
-        )
-        reply = build_reply(self.ctx.case, self.before, parts)
-        return TurnResult(self.ctx.case, reply, decided=self.decided)
 
 
 def _held_to_the_case(ctx: TurnContext, text: str) -> str:

@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.engine.briefing import DEFAULT_EVIDENCE_TOKENS
 from domain.engine.context import TurnContext
 from domain.engine.intents import parse_decision
+from domain.engine.prompting.briefing import DEFAULT_EVIDENCE_TOKENS
 from domain.investigation.hypotheses import UNDER_TEST
 from domain.knowledge import (
     Citation,
@@ -34,7 +34,7 @@ class RetrievalSettings:
     history_for_retrieval: int = 6
     evidence_tokens: int = DEFAULT_EVIDENCE_TOKENS
     """The turn's budget for quoted evidence: files' findings and the lines around them first,
-    then retrieved excerpts (``domain/engine/briefing.py``)."""
+    then retrieved excerpts (``domain/engine/prompting/briefing.py``)."""
     turns_at_once: int = 4
     """Turns retrieving at the same time; the others wait their turn, first come first served.
 

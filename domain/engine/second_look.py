@@ -19,9 +19,9 @@ from functools import cache
 from pydantic import Field
 
 from domain.base import DomainModel
-from domain.engine.briefing import fence
 from domain.engine.context import TurnContext
-from domain.engine.prompts import fill, load_template
+from domain.engine.prompting.briefing import fence
+from domain.engine.prompting.prompts import fill, load_template
 from domain.engine.schemas import (
     MAX_ANSWER_CHARS,
     EngineReply,

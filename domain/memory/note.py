@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.case import Case
-from domain.engine.prompts import fill, load_template
+from domain.engine.prompting.prompts import fill, load_template
 from domain.past_cases import PastCaseMatch
 from domain.people import mention
 

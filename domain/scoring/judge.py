@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from domain.engine.briefing import fence
-from domain.engine.prompts import fill
+from domain.engine.prompting.briefing import fence
+from domain.engine.prompting.prompts import fill
 from domain.investigation.evidence_requests import RequestCategory
 from domain.knowledge import KnowledgeBaseKind
 from domain.llm import ChatMessage

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from domain.engine.briefing import fence
-from domain.engine.prompts import fill
+from domain.engine.prompting.briefing import fence
+from domain.engine.prompting.prompts import fill
 from domain.llm import ChatMessage
 from domain.ports import Clock
 from domain.prompt_files import contract_hash, load_prompt

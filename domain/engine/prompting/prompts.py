@@ -16,17 +16,17 @@ from functools import cache
 from pydantic import BaseModel
 
 from domain.case import Case
-from domain.engine.briefing import EvidenceBrief, brief_evidence
-from domain.engine.case_state import render_case_state
 from domain.engine.inputs import TurnInput
+from domain.engine.prompting.briefing import EvidenceBrief, brief_evidence
+from domain.engine.prompting.case_state import render_case_state
+from domain.engine.prompting.screenshots import SCREENSHOTS_TEMPLATE, images_of, screenshot_lines
+from domain.engine.prompting.tool_prompt import catalogue_text, results_lines
 from domain.engine.schemas import (
     MAX_TOOL_REQUESTS,
     ConsultingResponse,
     InvestigationResponse,
     TerminalResponse,
 )
-from domain.engine.screenshots import SCREENSHOTS_TEMPLATE, images_of, screenshot_lines
-from domain.engine.tool_prompt import catalogue_text, results_lines
 from domain.investigation.progress import STAGE_FOCUS, InvestigationStage, StageFocus
 from domain.investigation.verification import InvestigationStrategy
 from domain.knowledge import RetrievedChunk

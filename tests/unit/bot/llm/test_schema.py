@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, ValidationError
 from bot.llm.calls import validate
 from bot.llm.schema import SchemaNotPortableError, wire_schema
 from domain.base import DomainModel
-from domain.engine.prompts import SCHEMAS
+from domain.engine.prompting.prompts import SCHEMAS
 from domain.engine.schemas import ConsultingResponse, InvestigationResponse
 from domain.workflows.prompts import REPLY_SCHEMAS
 from domain.workflows.rca import RcaFindings, RcaReply

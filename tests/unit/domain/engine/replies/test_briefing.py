@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.engine.briefing import brief_evidence, kept_with_findings
 from domain.engine.inputs import InputFile, TurnInput
-from domain.engine.prompts import PromptContext, PromptKind, render_prompt
+from domain.engine.prompting.briefing import brief_evidence, kept_with_findings
+from domain.engine.prompting.prompts import PromptContext, PromptKind, render_prompt
 from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind, RetrievedChunk
 from tests.fakes.clock import FakeClock
 from tests.unit.domain.builders import investigating_case

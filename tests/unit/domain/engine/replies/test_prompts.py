@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from domain.engine.briefing import fence
 from domain.engine.inputs import TurnInput
-from domain.engine.prompts import (
+from domain.engine.prompting.briefing import fence
+from domain.engine.prompting.prompts import (
     PromptContext,
     PromptKind,
     fill,

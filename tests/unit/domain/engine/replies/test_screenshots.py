@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.engine.inputs import InputFile, InputMessage, TurnInput
-from domain.engine.prompts import PromptContext, prompt_kind_for, render_prompt
-from domain.engine.screenshots import image_excerpts, image_label
+from domain.engine.prompting.prompts import PromptContext, prompt_kind_for, render_prompt
+from domain.engine.prompting.screenshots import image_excerpts, image_label
 from domain.investigation.evidence import UploadedFile
 from domain.llm import ImagePart
 from tests.fakes.clock import FakeClock

@@ -11,11 +11,11 @@ import pytest
 from domain.engine.apply.reply import apply_reply
 from domain.engine.apply.tool_claims import correct_tool_claims
 from domain.engine.apply.tools import MAX_ROUNDS
-from domain.engine.briefing import brief_evidence
 from domain.engine.context import TurnContext
 from domain.engine.inputs import ToolRunResult, TurnInput
-from domain.engine.prompts import PromptContext, PromptKind, render_prompt
-from domain.engine.tool_prompt import catalogue_text
+from domain.engine.prompting.briefing import brief_evidence
+from domain.engine.prompting.prompts import PromptContext, PromptKind, render_prompt
+from domain.engine.prompting.tool_prompt import catalogue_text
 from domain.tools import ToolCallRecord, ToolOutcome, ToolSpec
 from domain.tools.runs import (
     TRUST,
