@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import html
 import itertools
+import logging
 import re
+import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -27,9 +29,12 @@ from bot.inbox.work import (
     ThreadMessage,
     ThreadRef,
 )
+from bot.server.runner import GRACE_S
 from bot.services.intake import Intake
+from bot.settings import Settings
 from bot.slack.errors import DownloadRefusedError
 from bot.slack.render.message import SlackMessage
+from bot.wiring.runtime import Options, build_runtime
 from domain.engine.view import DocumentView
 
 _DATE = re.compile(r"<!date\^[^|>]*\|([^>]*)>")
@@ -37,6 +42,7 @@ _DATE = re.compile(r"<!date\^[^|>]*\|([^>]*)>")
 TEAM = "TCONSOLE"
 CHANNEL = "CCONSOLE"
 USER = "UCONSOLE"
+CONSOLE_WAIT_S = 600.0
 INTRO = """FaultMaven console: this terminal is a case thread.
 Describe the problem to open a case; every later line is a message in its thread.
 Type a number to press a button, `file PATH` to share a file, `/fm help` for commands,
@@ -308,3 +314,38 @@ class ConsoleSession:
 
     def _key(self) -> str:
         return f"console:{self._timestamps.next()}:{next(self._serial)}"
+
+
+async def console(
+    settings: Settings, *, stdin: TextIO, out: TextIO, options: Options | None = None
+) -> None:
+    """The console surface: the same runtime, the terminal as the thread."""
+    timestamps = Timestamps()
+    surface = ConsoleSurface(out, files_dir=settings.data_dir / "console", timestamps=timestamps)
+    options = replace(options or Options(), surface=surface)
+    runtime = await build_runtime(settings, options)
+    session = ConsoleSession(
+        intake=runtime.services.intake,
+        surface=surface,
+        timestamps=timestamps,
+        stdin=stdin,
+        out=out,
+    )
+    try:
+        await runtime.start()
+        runtime.start_warm_up()
+        await session.run(lambda: runtime.worker.wait_idle(CONSOLE_WAIT_S))
+    finally:
+        await runtime.close(grace_s=GRACE_S)
+
+
+def run_console(settings: Settings) -> int:
+    """The `fm run --console` command."""
+    # The terminal is the conversation: keep routine log lines out of it.
+    root = logging.getLogger()
+    root.setLevel(max(root.level, logging.WARNING))
+    try:
+        asyncio.run(console(settings, stdin=sys.stdin, out=sys.stdout))
+    except KeyboardInterrupt:
+        print()
+    return 0

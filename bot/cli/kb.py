@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.adapters.object_store import lancedb_storage_options
-from bot.server.model_copy import save_model_copy
 from bot.settings import Settings
+from bot.wiring.model_copy import save_model_copy
 from domain.knowledge import IngestReport, KnowledgeBaseKind, ToolStatus
 from rag.excerpts import Excerpt
 from rag.service import KnowledgeService, open_knowledge_service

@@ -1,5 +1,6 @@
 """The running process.
 
-The HTTP server and Socket Mode runner, the aiohttp app, the warm-up and the embedding model's
-background copy.
+`fm run`'s HTTP server and Socket Mode runner, the aiohttp app (`/slack/events`, the alert
+endpoint, health, readiness and `/metrics`) and the timing of Slack's acknowledgements. It serves a
+runtime the wiring built (`bot.wiring`); the console runs one in the terminal (`bot.cli.console`).
 """

@@ -4,7 +4,7 @@
 In Socket Mode Slack needs no HTTP endpoint, but the alert endpoint and the checks are still
 served; the health check reports the websocket truly connected (asked with `await
 is_connected()`, not assumed from having connected once). Healthy is answered from the first
-second; ready (healthy, and the warm-up done: see bot.server.readiness) comes seconds later.
+second; ready (healthy, and the warm-up done: see bot.wiring.readiness) comes seconds later.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from slack_bolt.app.async_app import AsyncApp
 from bot.alerts.endpoint import ALERTS_PATH
 from bot.observability.metrics import CONTENT_TYPE, BacklogProbe, Stopwatch, observe_ack, render
 from bot.server.acks import request_kind
-from bot.server.readiness import Readiness
+from bot.wiring.readiness import Readiness
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"

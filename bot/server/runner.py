@@ -10,25 +10,22 @@ import asyncio
 import logging
 import signal
 import sys
-from dataclasses import dataclass, replace
-from typing import TextIO
+from dataclasses import dataclass
 
 from aiohttp import web
 
-from bot.cli.console import ConsoleSession, ConsoleSurface, Timestamps
 from bot.observability.metrics import Backlog, BacklogProbe
 from bot.observability.tracing import configure_tracing, shutdown_tracing
 from bot.server.acks import TimedSocketModeHandler
 from bot.server.http_app import build_metrics_app, build_web_app
 from bot.settings import Settings
-from bot.wiring import StartupError
-from bot.wiring.runtime import Options, Runtime, build_runtime
+from bot.wiring.errors import StartupError
+from bot.wiring.runtime import Runtime, build_runtime
 from domain.base import utc_now
 
 logger = logging.getLogger(__name__)
 
 GRACE_S = 20.0
-CONSOLE_WAIT_S = 600.0
 HOST = "0.0.0.0"  # noqa: S104 - a bot in a container listens on every interface
 
 
@@ -141,41 +138,6 @@ async def _main(settings: Settings, *, http: bool, port: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await serve(settings, http=http, port=port, stop=stop)
-
-
-async def console(
-    settings: Settings, *, stdin: TextIO, out: TextIO, options: Options | None = None
-) -> None:
-    """The console surface: the same runtime, the terminal as the thread."""
-    timestamps = Timestamps()
-    surface = ConsoleSurface(out, files_dir=settings.data_dir / "console", timestamps=timestamps)
-    options = replace(options or Options(), surface=surface)
-    runtime = await build_runtime(settings, options)
-    session = ConsoleSession(
-        intake=runtime.services.intake,
-        surface=surface,
-        timestamps=timestamps,
-        stdin=stdin,
-        out=out,
-    )
-    try:
-        await runtime.start()
-        runtime.start_warm_up()
-        await session.run(lambda: runtime.worker.wait_idle(CONSOLE_WAIT_S))
-    finally:
-        await runtime.close(grace_s=GRACE_S)
-
-
-def run_console(settings: Settings) -> int:
-    """The `fm run --console` command."""
-    # The terminal is the conversation: keep routine log lines out of it.
-    root = logging.getLogger()
-    root.setLevel(max(root.level, logging.WARNING))
-    try:
-        asyncio.run(console(settings, stdin=sys.stdin, out=sys.stdout))
-    except KeyboardInterrupt:
-        print()
-    return 0
 
 
 def _mode(server: Server) -> str:

@@ -31,19 +31,19 @@ from bot.llm.gateway import LiteLLMGateway
 from bot.mcp import McpHub, load_tools_config
 from bot.observability.metrics import set_budget_spent_ratio
 from bot.observability.tracing import traced_searches
-from bot.server.model_copy import make_copy_in_background
-from bot.server.readiness import Readiness
-from bot.server.warmup import ModelWarmUp, parts, warm_up
 from bot.services import Services
 from bot.services.ports import KnowledgeStats, Responders
 from bot.settings import Settings
 from bot.settings.loading import variables
 from bot.thread.surface import ChatSurface
 from bot.wiring.alerts import Workflows
+from bot.wiring.model_copy import make_copy_in_background
+from bot.wiring.readiness import Readiness
 from bot.wiring.services import Ports, build_services
 from bot.wiring.slack_app import build_app, build_slack_client, slack_surface
 from bot.wiring.slack_app import responders as responders_for
 from bot.wiring.stores import knowledge_service, load_workflow_catalog, workflow_index
+from bot.wiring.warmup import ModelWarmUp, parts, warm_up
 from bot.worker.router import Jobs
 from bot.worker.worker import Arrivals, Worker
 from domain.budget import BudgetLimits

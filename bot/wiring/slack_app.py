@@ -23,7 +23,7 @@ from bot.settings import Settings
 from bot.slack.observed import ObservedWebClient
 from bot.slack.surface import SlackSurface
 from bot.thread.surface import ChatSurface
-from bot.wiring import StartupError
+from bot.wiring.errors import StartupError
 from bot.worker.worker import Arrivals
 
 SLACK_TIMEOUT_S = 30

@@ -7,7 +7,7 @@ from bot.adapters.object_store import lancedb_storage_options
 from bot.adapters.stores import KnowledgeStoreStats, RepositoryCaseAccess
 from bot.services.ports import KnowledgeStats
 from bot.settings import Settings
-from bot.wiring import StartupError
+from bot.wiring.errors import StartupError
 from domain.knowledge import KnowledgePort
 from domain.workflows.catalog import Catalog
 from domain.workflows.ports import WorkflowIndex

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.server.readiness import EMBEDDING_MODEL, LLM
+from bot.wiring.readiness import EMBEDDING_MODEL, LLM
 from tests.benchmarks.bench_startup import FM, environment
 from tests.benchmarks.model_copy import seed_model_copy
 from tests.benchmarks.runbooks import runbooks

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot.server.runner import console
+from bot.cli.console import console
 from bot.settings import load_settings
 from bot.wiring.runtime import Options
 from tests.fakes.knowledge import FakeKnowledge

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.server import model_copy
-from bot.server.model_copy import make_copy_in_background
+from bot.wiring import model_copy
+from bot.wiring.model_copy import make_copy_in_background
 from rag.embeddings.embedder import load_model
 from rag.embeddings.model import resolve_model_path
 from rag.embeddings.onnx_encoder import OnnxEncoder

@@ -23,7 +23,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.server.readiness import LLM
+from bot.wiring.readiness import LLM
 from tests.fakes.bot_process import BOT_TOKEN, bot_process
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.harness import text_of

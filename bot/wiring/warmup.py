@@ -24,7 +24,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.server.readiness import EMBEDDING_MODEL, LLM, Readiness
+from bot.wiring.readiness import EMBEDDING_MODEL, LLM, Readiness
 from rag.embeddings.gate import ModelGate
 
 logger = logging.getLogger(__name__)

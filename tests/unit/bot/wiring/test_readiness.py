@@ -9,7 +9,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.server.http_app import HEALTH_PATH, READY_PATH, build_web_app
-from bot.server.readiness import EMBEDDING_MODEL, LLM, Readiness
+from bot.wiring.readiness import EMBEDDING_MODEL, LLM, Readiness
 
 Answer = tuple[int, dict[str, object]]
 

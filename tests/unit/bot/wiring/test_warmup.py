@@ -12,8 +12,8 @@ import pytest
 
 from bot.llm.config import GatewayConfig
 from bot.llm.gateway import LiteLLMGateway
-from bot.server.readiness import EMBEDDING_MODEL, LLM, Readiness
-from bot.server.warmup import ModelWarmUp, freeze_startup_objects, parts, warm_up
+from bot.wiring.readiness import EMBEDDING_MODEL, LLM, Readiness
+from bot.wiring.warmup import ModelWarmUp, freeze_startup_objects, parts, warm_up
 from domain.llm import MemoryCallRecorder
 from rag.embeddings.gate import ModelGate
 from tests.fakes.clock import FakeClock
