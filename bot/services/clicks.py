@@ -281,11 +281,12 @@ class ClickService:
         """Score on the header of a finished case: scores it."""
         value = load_value(CaseValue, work.value)
         case = await self._case(work, value.case_id)
-        answer = await self._scoring.request(
-            case=case, by=work.user_id, force=False, source="slack:button"
-        )
-        await self._presenter.surface.whisper(
-            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, message=answer
+        await self._scoring.answer(
+            case=case,
+            by=work.user_id,
+            source="slack:button",
+            channel=work.channel_id,
+            thread_ts=work.thread_ts,
         )
 
     async def _case(self, work: ClickWork, case_id: str) -> Case:

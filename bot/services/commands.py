@@ -11,21 +11,22 @@ from dataclasses import dataclass
 from bot.inbox.work import CommandWork
 from bot.services.cases import CaseStore
 from bot.services.outcomes import DEFAULT_LAST, OutcomeService
-from bot.services.ports import ChatSurface
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
 from bot.slack.ids import Subcommand
-from bot.slack.render.commands import (
-    CaseLink,
-    case_list,
-    case_status,
-    help_message,
-    kb_results,
-    notice,
+from bot.thread.replies import (
+    Calibration,
+    CaseList,
+    CaseStatus,
+    CloseAsked,
+    CommandAnswer,
+    Costed,
+    Help,
+    KbHits,
+    Note,
+    Replies,
+    ScoreList,
 )
-from bot.slack.render.header import case_label
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.scoring.calibration import calibration_message
 from domain.budget import LLMSpend
 from domain.case import Case
 from domain.knowledge import KnowledgePort
@@ -74,7 +75,7 @@ class CommandService:
         cases: CaseStore,
         closing: CloseRequests,
         knowledge: KnowledgePort,
-        surface: ChatSurface,
+        replies: Replies,
         scoring: ScoringService,
         outcomes: OutcomeService,
         spending: LLMCallRepository | None = None,
@@ -83,11 +84,11 @@ class CommandService:
         self._spending = spending
         self._closing = closing
         self._knowledge = knowledge
-        self._surface = surface
+        self._replies = replies
         self._scoring = scoring
         self._outcomes = outcomes
         self._handlers: dict[
-            Subcommand, Callable[[CommandWork, list[str]], Awaitable[SlackMessage]]
+            Subcommand, Callable[[CommandWork, list[str]], Awaitable[CommandAnswer]]
         ]
         self._handlers = {
             Subcommand.HELP: self._help,
@@ -103,47 +104,41 @@ class CommandService:
     async def run(self, *, work: CommandWork) -> None:
         """Run the command and answer the person who typed it."""
         parsed = parse_command(work.text)
+        answer: CommandAnswer
         if parsed.subcommand is None:
-            answer = help_message(f"I don't know `{parsed.word}`.")
+            answer = Help(f"I don't know `{parsed.word}`.")
         else:
             answer = await self._handlers[parsed.subcommand](work, parsed.args)
-        await self._surface.whisper(
-            channel=work.channel_id,
-            user=work.user_id,
-            message=answer,
-            response_url=work.response_url,
+        await self._replies.answer(
+            answer, channel=work.channel_id, user=work.user_id, response_url=work.response_url
         )
 
-    async def _help(self, work: CommandWork, args: list[str]) -> SlackMessage:
-        return help_message()
+    async def _help(self, work: CommandWork, args: list[str]) -> CommandAnswer:
+        return Help()
 
-    async def _list(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _list(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         cases = await self._cases.repository.list_cases(work.team_id, limit=LIST_LIMIT)
         spent = await self._spent(cases)
-        return case_list([await self._link(case, spent.get(case.case_id)) for case in cases])
+        return CaseList([self._costed(case, spent.get(case.case_id)) for case in cases])
 
-    async def _status(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _status(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         case = await self._find(work, args)
         if case is None:
             return _which_case(args, "status")
         spent = await self._spent([case])
-        return case_status(await self._link(case, spent.get(case.case_id, LLMSpend())))
+        return CaseStatus(self._costed(case, spent.get(case.case_id, LLMSpend())))
 
-    async def _close(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _close(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         case = await self._find(work, args)
         if case is None:
             return _which_case(args, "close")
-        ts = await self._closing.ask(case=case, by=work.user_id)
-        link = await self._surface.permalink(channel=case.channel_id, ts=ts)
-        where = f"<{link}|in its thread>" if link else "in its thread"
-        name = case_label(case.short_id, case.case_id)
-        return notice(f"I asked {where} to confirm closing `{name}`.")
+        return CloseAsked(case, await self._closing.ask(case=case, by=work.user_id))
 
-    async def _score(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _score(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         words = [a for a in args if not a.startswith("--")]
         flags = {a.lower() for a in args if a.startswith("--")}
         if flags - {FORCE} or len(words) > 1:
-            return help_message(SCORE_USAGE)
+            return Help(SCORE_USAGE)
         case = await self._find(work, words)
         if case is None:
             return _which_case(words, "score")
@@ -151,44 +146,43 @@ class CommandService:
             case=case, by=work.user_id, force=FORCE in flags, source="slack:command"
         )
 
-    async def _scores(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _scores(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         try:
             below = parse_below(args)
         except ValueError:
-            return help_message(SCORES_USAGE)
-        return await self._scoring.recent_message(work.team_id, below=below)
+            return Help(SCORES_USAGE)
+        return ScoreList(await self._scoring.recent(work.team_id, below=below), below)
 
-    async def _calibration(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _calibration(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         try:
             last = parse_last(args)
         except ValueError:
-            return help_message(CALIBRATION_USAGE)
-        summary = await self._outcomes.summary(work.team_id, last=last)
-        return calibration_message(summary, last=last)
+            return Help(CALIBRATION_USAGE)
+        return Calibration(await self._outcomes.summary(work.team_id, last=last), last)
 
-    async def _kb(self, work: CommandWork, args: list[str]) -> SlackMessage:
+    async def _kb(self, work: CommandWork, args: list[str]) -> CommandAnswer:
         action = args[0].lower() if args else ""
         if action == "add":
-            return notice(KB_ADD_IN_SLACK)
+            return Note(KB_ADD_IN_SLACK)
         query = " ".join(args[1:]).strip()
         if action != "search" or not query:
-            return help_message("Try `/fm kb search <query>` or `/fm kb add`.")
+            return Help("Try `/fm kb search <query>` or `/fm kb add`.")
         results = [
             await self._knowledge.search_personal_runbooks(
                 team_id=work.team_id, user_id=work.user_id, query=query, limit=KB_LIMIT
             ),
             await self._knowledge.search_global(team_id=work.team_id, query=query, limit=KB_LIMIT),
         ]
-        return kb_results(query, results)
+        return KbHits(query, results)
 
     async def _find(self, work: CommandWork, args: list[str]) -> Case | None:
         if not args:
             return None
         return await self._cases.by_short_id(work.team_id, args[0])
 
-    async def _link(self, case: Case, spend: LLMSpend | None = None) -> CaseLink:
-        link = await self._surface.permalink(channel=case.channel_id, ts=case.thread_ts)
-        return CaseLink(case, link, spend if self._spending is not None else None)
+    def _costed(self, case: Case, spend: LLMSpend | None) -> Costed:
+        """The case with what the model cost it (not shown when spending is not kept)."""
+        return Costed(case, spend if self._spending is not None else None)
 
     async def _spent(self, cases: Sequence[Case]) -> dict[str, LLMSpend]:
         """What the model cost each case (cases without calls left out)."""
@@ -221,7 +215,7 @@ def parse_last(args: list[str]) -> int:
     return last
 
 
-def _which_case(args: list[str], verb: str) -> SlackMessage:
+def _which_case(args: list[str], verb: str) -> CommandAnswer:
     if not args:
-        return help_message(f"Which case? For example `/fm {verb} FM-7K3Q` (see `/fm cases`).")
-    return notice(f"I can't find case `{args[0]}` in this workspace. `/fm cases` lists them.")
+        return Help(f"Which case? For example `/fm {verb} FM-7K3Q` (see `/fm cases`).")
+    return Note(f"I can't find case `{args[0]}` in this workspace. `/fm cases` lists them.")

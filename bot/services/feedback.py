@@ -5,9 +5,8 @@ from __future__ import annotations
 from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
 from bot.services.outcomes import OutcomeService
-from bot.services.ports import ChatSurface
 from bot.slack.ids import FeedbackValue, load_value
-from bot.slack.render.feedback import thanks
+from bot.thread.replies import Replies
 from domain.errors import NotFoundError
 from domain.outcomes import ConclusionFeedback, id_of
 from domain.ports import Clock, FeedbackRepository
@@ -22,13 +21,13 @@ class FeedbackService:
         cases: CaseStore,
         feedback: FeedbackRepository,
         outcomes: OutcomeService,
-        surface: ChatSurface,
+        replies: Replies,
         clock: Clock,
     ) -> None:
         self._cases = cases
         self._feedback = feedback
         self._outcomes = outcomes
-        self._surface = surface
+        self._replies = replies
         self._clock = clock
 
     async def rate(self, *, work: ClickWork) -> None:
@@ -53,6 +52,6 @@ class FeedbackService:
         )
         if case.is_terminal:
             await self._outcomes.grade(case)
-        await self._surface.whisper(
-            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, message=thanks()
+        await self._replies.thank(
+            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts
         )

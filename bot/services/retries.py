@@ -12,10 +12,8 @@ import logging
 
 from bot.inbox.work import ClickWork, ThreadRef, WorkKind, load_work
 from bot.services.intake import Intake
-from bot.services.ports import ChatSurface
 from bot.slack.ids import InvalidValueError, RetryValue, load_value
-from bot.slack.render.commands import notice
-from bot.slack.render.errors import retrying_message
+from bot.thread.replies import Replies
 from domain.queue import InboxItem, InboxRepository, InboxStatus
 
 logger = logging.getLogger(__name__)
@@ -60,10 +58,10 @@ def _split(dedup_key: str) -> tuple[str, int]:
 class RetryService:
     """Records failed thread work again, once per failure, at a person's request."""
 
-    def __init__(self, *, inbox: InboxRepository, intake: Intake, surface: ChatSurface) -> None:
+    def __init__(self, *, inbox: InboxRepository, intake: Intake, replies: Replies) -> None:
         self._inbox = inbox
         self._intake = intake
-        self._surface = surface
+        self._replies = replies
 
     async def retry(self, *, work: ClickWork) -> None:
         """Run the failed work again and say so on its message; or say privately why not."""
@@ -86,15 +84,16 @@ class RetryService:
             return
         logger.info("failed work retried", extra={"work": failed.dedup_key, "again": again})
         if work.message_ts:
-            shown = retrying_message(by=work.user_id, reference=value.reference)
-            await self._surface.update(channel=work.channel_id, ts=work.message_ts, message=shown)
+            await self._replies.retrying(
+                channel=work.channel_id,
+                ts=work.message_ts,
+                by=work.user_id,
+                reference=value.reference,
+            )
 
     async def _tell(self, work: ClickWork, text: str) -> None:
-        await self._surface.whisper(
-            channel=work.channel_id,
-            user=work.user_id,
-            thread_ts=work.thread_ts,
-            message=notice(text),
+        await self._replies.note(
+            text, channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts
         )
 
 

@@ -14,8 +14,9 @@ from bot.services.cases import CaseStore
 from bot.services.clicks import ClickService
 from bot.services.commands import CommandService
 from bot.services.feedback import FeedbackService
-from bot.services.home import HomeService, RunbookService
 from bot.services.files.images import ImageReader
+from bot.services.files.uploads import UploadService
+from bot.services.home import HomeService, RunbookService
 from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
@@ -24,13 +25,14 @@ from bot.services.ports import KnowledgeStats, Responders
 from bot.services.proposals import CloseRequests
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
-from bot.services.scoring.view import ScoringThreadView
 from bot.services.tools import ToolService
 from bot.services.turns import TurnService
-from bot.services.files.uploads import UploadService
 from bot.settings import Settings
+from bot.thread.home import HomeTab
 from bot.thread.presenter import ThreadPresenter
 from bot.thread.refs import MessageRefs
+from bot.thread.replies import Replies
+from bot.thread.scoring import ScoringThreadView
 from bot.thread.surface import ChatSurface
 from bot.wiring.alerts import AlertParts, Workflows, build_alert_features
 from domain.engine.engine import TurnEngine
@@ -99,6 +101,7 @@ def build_services(
     )
     closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
     scoring = _scoring(ports, cases, intake, sleep)
+    replies = Replies(surface)
     clicks = ClickService(
         engine=ports.engine,
         cases=cases,
@@ -120,7 +123,7 @@ def build_services(
             cases=cases,
             closing=closing,
             knowledge=ports.knowledge,
-            surface=surface,
+            replies=replies,
             scoring=scoring,
             outcomes=outcomes,
             spending=repositories.llm_calls,
@@ -130,20 +133,20 @@ def build_services(
             scoring=scoring,
             outcomes=outcomes,
             stats=ports.stats,
-            surface=surface,
+            tab=HomeTab(surface),
             spending=repositories.llm_calls,
             clock=clock,
         ),
-        runbooks=RunbookService(knowledge=ports.knowledge, surface=surface),
+        runbooks=RunbookService(knowledge=ports.knowledge, replies=replies),
         scoring=scoring,
         analysis=alerting.analysis,
         remediation=alerting.remediation,
-        retries=RetryService(inbox=repositories.inbox, intake=intake, surface=surface),
+        retries=RetryService(inbox=repositories.inbox, intake=intake, replies=replies),
         feedback=FeedbackService(
             cases=cases,
             feedback=repositories.feedback,
             outcomes=outcomes,
-            surface=surface,
+            replies=replies,
             clock=clock,
         ),
         outcomes=outcomes,
@@ -194,7 +197,6 @@ def _scoring(ports: Ports, cases: CaseStore, intake: Intake, sleep: Sleep) -> Sc
         scores=repositories.scores,
         job=job,
         view=view,
-        surface=ports.surface,
         intake=intake,
         audit=repositories.audit,
         clock=clock,

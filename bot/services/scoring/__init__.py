@@ -1,4 +1,4 @@
 """Use cases of `/fm score`.
 
-Requesting and running a scoring, and keeping its one thread message current.
+Requesting and running a scoring; its one thread message is kept current by `bot.thread.scoring`.
 """

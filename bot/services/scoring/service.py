@@ -13,17 +13,15 @@ from collections.abc import Sequence
 from bot.inbox.work import ScoreRequestWork, ScoreRunWork, WorkKind, payload_as
 from bot.services.cases import CaseStore
 from bot.services.intake import Intake
-from bot.services.ports import ChatSurface
-from bot.services.scoring.view import SURFACE_ERRORS, ScoringThreadView, render
-from bot.slack.render.commands import notice
-from bot.slack.render.message import SlackMessage
-from bot.slack.render.scoring.answers import (
-    NO_JUDGE,
-    NOT_A_CASE,
-    ScoreLink,
-    not_finished,
-    request_answer,
-    scores_list,
+from bot.thread.scoring import (
+    NOT_POSTED,
+    Refusal,
+    Refused,
+    Requested,
+    Scored,
+    ScoringAnswer,
+    ScoringThreadView,
+    Unfinished,
 )
 from domain.case import Case
 from domain.errors import NotFoundError
@@ -31,7 +29,7 @@ from domain.ports import AuditRepository, Clock, ScoreRepository
 from domain.queue import InboxItem
 from domain.records import AuditEntry
 from domain.scoring.job import ScoringJob
-from domain.scoring.judge import current_criteria, is_current
+from domain.scoring.judge import current_criteria
 from domain.scoring.lifecycle import ORPHANED_REASON, fail, to_us
 from domain.scoring.model import ScoringStatus, SessionScore
 from domain.scoring.requests import RequestOutcome, request_scoring
@@ -39,7 +37,6 @@ from domain.scoring.requests import RequestOutcome, request_scoring
 logger = logging.getLogger(__name__)
 
 RECENT_LIMIT = 15
-NOT_POSTED = "I couldn't post the scoring into the case thread, so the judge was not asked."
 
 
 class ScoringService:
@@ -52,7 +49,6 @@ class ScoringService:
         scores: ScoreRepository,
         job: ScoringJob,
         view: ScoringThreadView,
-        surface: ChatSurface,
         intake: Intake,
         audit: AuditRepository,
         clock: Clock,
@@ -62,18 +58,17 @@ class ScoringService:
         self._scores = scores
         self._job = job
         self._view = view
-        self._surface = surface
         self._intake = intake
         self._audit = audit
         self._clock = clock
         self._judge_enabled = judge_enabled
 
-    async def request(self, *, case: Case, by: str, force: bool, source: str) -> SlackMessage:
+    async def request(self, *, case: Case, by: str, force: bool, source: str) -> ScoringAnswer:
         """Apply the status table for a request; return what to tell the person privately."""
         if not case.is_terminal:
-            return not_finished(case)
+            return Unfinished(case)
         if not self._judge_enabled:
-            return notice(NO_JUDGE)
+            return Refused(Refusal.NO_JUDGE)
         result = await request_scoring(
             self._scores,
             case=case,
@@ -86,23 +81,38 @@ class ScoringService:
         if result.outcome is RequestOutcome.STARTED:
             score = await self._start(case, score, source=source, force=force)
             if score.status is ScoringStatus.FAILED:
-                return notice(NOT_POSTED)
-        return request_answer(result.outcome, await self._link(score, case))
+                return Refused(Refusal.NOT_POSTED)
+        return Requested(result.outcome, score, case)
+
+    async def answer(
+        self,
+        *,
+        case: Case,
+        by: str,
+        source: str,
+        channel: str,
+        thread_ts: str | None = None,
+        force: bool = False,
+    ) -> None:
+        """Request a scoring for ``by`` and tell them alone what came of it, where they asked."""
+        answer = await self.request(case=case, by=by, force=force, source=source)
+        await self._view.tell(answer, channel=channel, user=by, thread_ts=thread_ts)
 
     async def request_in_thread(self, *, work: ScoreRequestWork) -> None:
         """The shortcut: score the case of the thread it was used in."""
         case = await self._cases.by_thread(work.thread)
+        answer: ScoringAnswer
         if case is None or case.team_id != work.team_id:
-            answer = notice(NOT_A_CASE)
+            answer = Refused(Refusal.NOT_A_CASE)
         else:
             answer = await self.request(
                 case=case, by=work.user_id, force=False, source="slack:shortcut"
             )
-        await self._surface.whisper(
+        await self._view.tell(
+            answer,
             channel=work.channel_id,
             user=work.user_id,
             thread_ts=work.thread_ts,
-            message=answer,
             response_url=work.response_url,
         )
 
@@ -140,8 +150,8 @@ class ScoringService:
 
     async def recent(
         self, team_id: str, *, below: int | None = None, limit: int = RECENT_LIMIT
-    ) -> list[ScoreLink]:
-        """Recent completed scores of the workspace, newest first, with links."""
+    ) -> list[Scored]:
+        """Recent completed scores of the workspace, newest first, with the cases they graded."""
         found = await self._scores.list_recent(team_id, below=below, limit=limit)
         items = []
         for score in found:
@@ -149,25 +159,15 @@ class ScoringService:
                 case = await self._cases.get(score.case_id)
             except NotFoundError:
                 continue
-            items.append(await self._link(score, case))
+            items.append(Scored(score, case))
         return items
-
-    async def recent_message(self, team_id: str, *, below: int | None) -> SlackMessage:
-        """`/fm scores [--below N]`."""
-        return scores_list(await self.recent(team_id, below=below), below=below)
 
     async def _start(
         self, case: Case, score: SessionScore, *, source: str, force: bool
     ) -> SessionScore:
         """Post the scoring's message in the thread, then record the judge's work."""
-        try:
-            ts = await self._surface.post(
-                channel=case.channel_id,
-                thread_ts=case.thread_ts,
-                message=render(score, case).message,
-            )
-        except SURFACE_ERRORS:
-            logger.warning("could not post a scoring", exc_info=True, extra={"case": case.case_id})
+        ts = await self._view.post(score, case)
+        if ts is None:
             failed = fail(score, reason=NOT_POSTED, now=self._clock.now())
             await self._scores.update(failed)
             return failed
@@ -186,8 +186,3 @@ class ScoringService:
         )
         await self._intake.score_run(ScoreRunWork(team_id=case.team_id, score_id=score.score_id))
         return score
-
-    async def _link(self, score: SessionScore, case: Case) -> ScoreLink:
-        channel = score.message_channel or case.channel_id
-        link = await self._surface.permalink(channel=channel, ts=score.message_ts or case.thread_ts)
-        return ScoreLink(score, case, link, is_current(score.prompt_hash))
