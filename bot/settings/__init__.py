@@ -1,9 +1,9 @@
 """Configuration: one `Settings` model read from the environment and `.env`, validated at start-up.
 
-`model` declares every setting (its variable, default, expected form and meaning), `rules` holds
-what their values must look like, `loading` reads and checks them and names every problem,
-`environment` holds the variables that keep libraries offline. Nothing else in the project reads
-the environment.
+`fields` declares every setting (its variable, default, expected form and meaning), `rules` holds
+what their values must look like, `model` checks each value by them and derives the rest, `loading`
+reads and checks them and names every problem, `environment` holds the variables that keep
+libraries offline. Nothing else in the project reads the environment.
 """
 
 from bot.settings.environment import OFFLINE_DEFAULTS, mask_url, prepare_process_environment
