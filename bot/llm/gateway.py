@@ -3,25 +3,21 @@
 Structured replies are asked for in the mode each model supports (`bot.llm.modes`: strict schema,
 tool call or prompted JSON, stepping down once when a provider refuses) with a schema every provider
 accepts (`bot.llm.schema`), and validated here against the pydantic model (litellm does not); an
-invalid reply gets one repair attempt that shows the model its errors. A provider that answers
-with a refusal (bad request, key, model name, content filter, context size) raises
-``LLMRefusedError`` naming the cause; it is not retried.
+invalid reply gets one repair attempt that shows the model its errors (`bot.llm.repair`). A
+provider that answers with a refusal (bad request, key, model name, content filter, context size)
+raises ``LLMRefusedError`` naming the cause; it is not retried.
 Retries are our own bounded loop (exponential backoff with jitter, ``Retry-After`` honoured), so
 litellm's and the OpenAI client's hidden retries are switched off. litellm is imported on first
-use on a worker thread, never at import time nor on the event loop (its import takes seconds);
-``LITELLM_LOCAL_MODEL_COST_MAP=True`` must already be set (the Makefile exports it).
+use on a worker thread (`bot.llm.library`), never at import time nor on the event loop (its import
+takes seconds); ``LITELLM_LOCAL_MODEL_COST_MAP=True`` must already be set (the Makefile exports it).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import importlib
 import logging
 import random
-import sys
 import time
-import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -29,15 +25,20 @@ from pydantic import BaseModel, ValidationError
 
 from bot.llm.budget import BudgetGate
 from bot.llm.caller import Call, Caller, SchemaRefusedError
-from bot.llm.calls import Completion, brief, elapsed, validate
+from bot.llm.calls import brief, elapsed, validate
 from bot.llm.config import GatewayConfig
+from bot.llm.library import (
+    WARM_UP_PROMPT,
+    close_litellm_sessions,
+    import_first_call_modules,
+    import_litellm,
+)
 from bot.llm.modes import Mode, ModeBook, request_options, with_schema_prompt
 from bot.llm.probe import PING, DoctorPing, Probe
-from bot.llm.schema import parse_reply
-from bot.llm.window import Message, context_window, fit_messages
+from bot.llm.repair import second_attempt
+from bot.llm.window import Message, context_window, fit_messages, with_images
 from domain.llm import (
     ChatMessage,
-    ImagePart,
     LLMCallOutcome,
     LLMCallRecorder,
     LLMRefusedError,
@@ -50,26 +51,8 @@ from domain.ports import Clock
 
 logger = logging.getLogger(__name__)
 
-FIRST_CALL_IMPORTS = (
-    "openai.resources.chat",
-    "litellm.proxy.openai_files_endpoints.common_utils",
-)
-"""Modules the first completion would import (found by profiling the bot's first turn)."""
-WARM_UP_PROMPT = [{"role": "user", "content": "connection refused on port 5432"}]
-
 ReplyT = TypeVar("ReplyT", bound=BaseModel)
 T = TypeVar("T")
-
-REPAIR_PROMPT = (
-    "Your previous reply did not match the required JSON schema. Errors:\n{errors}\n"
-    "Reply again with only one JSON object that matches the schema exactly."
-)
-REPAIR_ECHO_CHARS = 4000
-"""At most this much of an invalid reply is shown back to the model with its errors."""
-CUT_OFF_PROMPT = (
-    "Your previous reply was cut off at the output limit, so it is not valid JSON. Reply again "
-    "with the same JSON object, shorter: keep agent_response brief and leave out optional details."
-)
 
 
 class LiteLLMGateway:
@@ -112,14 +95,7 @@ class LiteLLMGateway:
         (~0.4 s, most of it holding the event loop, with every case waiting).
         """
         litellm = self._litellm()
-        for module in FIRST_CALL_IMPORTS:
-            with contextlib.suppress(ImportError):  # internals: a later version may differ
-                importlib.import_module(module)
-        with warnings.catch_warnings():
-            # The first reply object completes litellm's pydantic models, which warn about a
-            # TypedDict they cannot protect: once, here, instead of in the first turn.
-            warnings.simplefilter("ignore", UserWarning)
-            litellm.ModelResponse()
+        import_first_call_modules(litellm)
         # Each model's window is looked up (for some providers, by asking the server) and the
         # first prompt too big to fit by its size alone is counted with a tokenizer that litellm
         # imports and builds then (~0.3 s with the event loop held): both now, not in a turn.
@@ -260,7 +236,10 @@ class LiteLLMGateway:
             reply = validate(schema, first.content)
         except ValidationError as error:
             await self._caller.record(model, call, first, LLMCallOutcome.INVALID, brief(error))
-            retry, mode = self._repair(mode, model, fitted, prompt, first, error, schema)
+            assert self._book is not None
+            retry, mode = second_attempt(
+                self._book, mode, model, fitted, prompt, first, error, schema
+            )
         else:
             await self._caller.record(model, call, first, LLMCallOutcome.OK)
             return reply
@@ -275,35 +254,6 @@ class LiteLLMGateway:
             ) from error
         await self._caller.record(model, call, second, LLMCallOutcome.REPAIRED)
         return reply
-
-    def _repair(
-        self,
-        mode: Mode,
-        model: str,
-        fitted: list[Message],
-        prompt: list[Message],
-        first: Completion,
-        error: ValidationError,
-        schema: type[BaseModel],
-    ) -> tuple[list[Message], Mode]:
-        """The second attempt's messages and mode.
-
-        A model that answered prose despite a schema sent to its provider ignores that schema (an
-        Ollama model without structured output): it steps down and is asked afresh with the schema
-        in the prompt. Any other reply is shown its errors, or told it was cut off.
-        """
-        if mode.sends_schema and not _holds_json(first.content) and not first.cut_off:
-            assert self._book is not None
-            self._book.step_down(model, mode, "it answered prose despite the schema")
-            lower = self.mode(model)
-            return with_schema_prompt(fitted, schema), lower
-        note = CUT_OFF_PROMPT if first.cut_off else REPAIR_PROMPT.format(errors=brief(error))
-        retry = [
-            *prompt,
-            {"role": "assistant", "content": echoed(first.content)},
-            {"role": "user", "content": note},
-        ]
-        return retry, mode
 
     async def _text(self, model: str, messages: Sequence[ChatMessage], call: Call) -> str:
         fitted = await self._fitted(model, messages)
@@ -320,15 +270,7 @@ class LiteLLMGateway:
 
     def _litellm(self) -> Any:
         if self._module is None:
-            import litellm  # heavy (~4 s): imported on first use only
-
-            litellm.suppress_debug_info = True
-            # Prompts are counted with the tiktoken encodings litellm bundles, for every model:
-            # for Llama, Command R and older Claude names it would otherwise fetch a tokenizer
-            # from the Hugging Face hub while a turn waits (nothing is downloaded at run time).
-            # Fitting keeps a reserve for the reply, so an approximate count is enough.
-            litellm.disable_hf_tokenizer_download = True
-            self._module = litellm
+            self._module = import_litellm()  # heavy (~4 s): imported on first use only
         return self._module
 
     async def _loaded(self) -> Any:
@@ -382,60 +324,3 @@ class LiteLLMGateway:
             except Exception:  # litellm raises several types for unmapped models
                 self._vision[chosen] = False
         return self._vision[chosen]
-
-
-def with_images(message: Message, images: Sequence[ImagePart]) -> Message:
-    """The message as OpenAI content parts: its text, then each image as a data URL.
-
-    Images are not counted against the window (only the text is fitted); the upload service
-    keeps each one small (``bot/services/uploads.py``).
-    """
-    parts: list[dict[str, Any]] = [{"type": "text", "text": message["content"]}]
-    parts += [
-        {"type": "image_url", "image_url": {"url": f"data:{i.media_type};base64,{i.data}"}}
-        for i in images
-    ]
-    return {**message, "content": parts}
-
-
-def echoed(content: str) -> str:
-    """The invalid reply as it is shown back to the model: a runaway answer is not sent back whole.
-
-    Its start and end are enough for the model to see what it wrote; its errors say the rest.
-    """
-    if len(content) <= REPAIR_ECHO_CHARS:
-        return content
-    head, tail = REPAIR_ECHO_CHARS * 3 // 4, REPAIR_ECHO_CHARS // 4
-    cut = len(content) - head - tail
-    return f"{content[:head]}\n…[{cut:,} characters of this reply left out]…\n{content[-tail:]}"
-
-
-def _holds_json(content: str) -> bool:
-    try:
-        parse_reply(content)
-    except ValueError:
-        return False
-    return True
-
-
-async def close_litellm_sessions() -> None:
-    """Close and forget litellm's cached HTTP clients, if litellm was imported at all.
-
-    litellm keeps its clients (aiohttp sessions, httpx clients, OpenAI SDK clients) in a
-    process-wide cache; left open, each is reported unclosed when the garbage collector finds it
-    after its event loop is gone. The async ones are closed by litellm's own cleanup, the
-    synchronous ones (some providers' lookups) here.
-    """
-    litellm = sys.modules.get("litellm")
-    if litellm is None:
-        return
-    import httpx
-    from litellm.llms.custom_httpx.async_client_cleanup import close_litellm_async_clients
-
-    await close_litellm_async_clients()  # type: ignore[no-untyped-call]
-    cache = litellm.in_memory_llm_clients_cache
-    for held in list(getattr(cache, "cache_dict", {}).values()):
-        inner = getattr(held, "_client", None) or getattr(held, "client", None)
-        if isinstance(inner, httpx.Client):
-            inner.close()
-    cache.flush_cache()

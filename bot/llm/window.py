@@ -12,6 +12,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain.llm import ImagePart
+
 logger = logging.getLogger(__name__)
 
 TRIM_MARK = "\n…[trimmed to fit the model's context window]…\n"
@@ -124,3 +126,17 @@ def _shorten(message: Message, excess_tokens: int) -> Message:
         return message
     half = keep // 2
     return {**message, "content": content[:half] + TRIM_MARK + content[len(content) - half :]}
+
+
+def with_images(message: Message, images: Sequence[ImagePart]) -> Message:
+    """The message as OpenAI content parts: its text, then each image as a data URL.
+
+    Images are not counted against the window (only the text is fitted); the upload service
+    keeps each one small (``bot/services/uploads.py``).
+    """
+    parts: list[dict[str, Any]] = [{"type": "text", "text": message["content"]}]
+    parts += [
+        {"type": "image_url", "image_url": {"url": f"data:{i.media_type};base64,{i.data}"}}
+        for i in images
+    ]
+    return {**message, "content": parts}

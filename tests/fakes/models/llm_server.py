@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from aiohttp import web
 from pydantic import BaseModel
 
-from bot.llm.gateway import close_litellm_sessions
+from bot.llm.library import close_litellm_sessions
 from tests.fakes.models.provider_rules import (
     fill_nullable,
     openai_content_problem,

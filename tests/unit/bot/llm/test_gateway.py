@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from bot.llm.config import GatewayConfig
-from bot.llm.gateway import REPAIR_ECHO_CHARS, REPAIR_PROMPT, LiteLLMGateway
+from bot.llm.gateway import LiteLLMGateway
 from bot.llm.modes import Mode, request_options
+from bot.llm.repair import REPAIR_ECHO_CHARS, REPAIR_PROMPT
 from bot.llm.window import TRIM_MARK
 from domain.base import DomainModel
 from domain.llm import (

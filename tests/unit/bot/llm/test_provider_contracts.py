@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.llm.gateway import CUT_OFF_PROMPT
 from bot.llm.modes import Mode
+from bot.llm.repair import CUT_OFF_PROMPT
 from domain.engine.schemas import ConsultingResponse
 from domain.knowledge import Citation, KnowledgeBaseKind, RetrievedChunk
 from domain.llm import (
