@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.errors import NotFoundError
 from domain.workflows.alert_groups import AlertGroupRecord, GroupTouch
 from domain.workflows.signals import SignalGroup, SignalStatus
-from storage.db import affected, writing
+from storage.database.engine import affected, writing
 from storage.schema.tables import AlertGroupRow
 
 TOUCH_ATTEMPTS = 3

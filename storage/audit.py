@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.records import AuditEntry
 from storage.case_rows import audit_row
-from storage.db import writing
+from storage.database.engine import writing
 from storage.schema.tables import AuditRow
 
 

@@ -24,7 +24,7 @@ from storage.case_rows import (
     to_confirmation,
     transition_audit_rows,
 )
-from storage.db import affected, any_row, writing
+from storage.database.engine import affected, any_row, writing
 from storage.schema.tables import CaseRow, ConfirmationRow
 
 logger = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.errors import NotFoundError
 from domain.records import ConversationMessage
-from storage.db import any_row, writing
+from storage.database.engine import any_row, writing
 from storage.schema.tables import CaseRow, MessageRow
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.errors import NotFoundError
 from domain.records import StoredFile
-from storage.db import affected, any_row, writing
+from storage.database.engine import affected, any_row, writing
 from storage.schema.tables import CaseRow, FileRow
 
 

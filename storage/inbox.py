@@ -26,7 +26,7 @@ from sqlalchemy.orm import aliased
 from domain.base import utc_now
 from domain.errors import NotFoundError
 from domain.queue import InboxItem, InboxStatus
-from storage.db import affected, any_row, writing
+from storage.database.engine import affected, any_row, writing
 from storage.schema.tables import InboxRow
 
 PENDING, PROCESSING = InboxStatus.PENDING.value, InboxStatus.PROCESSING.value

@@ -12,7 +12,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from domain.budget import LLMSpend
 from domain.llm import LLMCallOutcome, LLMCallRecord
-from storage.db import writing
+from storage.database.engine import writing
 from storage.schema.tables import CaseRow, LLMCallRow
 
 

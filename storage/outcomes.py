@@ -6,7 +6,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.outcomes import ConclusionFeedback, Outcome, Rating, Verdict
-from storage.db import writing
+from storage.database.engine import writing
 from storage.schema.tables import FeedbackRow, OutcomeRow
 
 

@@ -6,7 +6,7 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.records import PostedKind, PostedMessage
-from storage.db import writing
+from storage.database.engine import writing
 from storage.schema.tables import PostedMessageRow
 
 

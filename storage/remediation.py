@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.errors import NotFoundError
 from domain.workflows.catalog import RiskLevel
 from domain.workflows.remediation import ExecutionResult, RemediationStrategy, StrategyStatus
-from storage.db import affected, writing
+from storage.database.engine import affected, writing
 from storage.schema.tables import RemediationRow
 
 PROPOSED = StrategyStatus.PROPOSED.value

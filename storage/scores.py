@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.errors import NotFoundError, ScoringInProgressError
 from domain.scoring.model import ScoringStatus, SessionScore
-from storage.db import affected, any_row, writing
+from storage.database.engine import affected, any_row, writing
 from storage.schema.tables import CaseRow, ScoreRow
 
 ACTIVE = tuple(s.value for s in ScoringStatus.active_values())

@@ -63,7 +63,7 @@ from rag.embeddings.model import resolve_model_path
 from rag.service import KnowledgeService
 from rag.store.workflow_index import LanceWorkflowIndex
 from storage import Repositories, build_repositories
-from storage.db import create_engine, make_session_factory
+from storage.database.engine import create_engine, make_session_factory
 from storage.schema.migrate import upgrade
 
 logger = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, make_url
 
-from storage.db import create_engine, ensure_sqlite_directory, is_sqlite
+from storage.database.engine import create_engine, ensure_sqlite_directory, is_sqlite
 
 MIGRATIONS_DIR = Path(__file__).resolve().with_name("migrations")
 URL_ATTRIBUTE = "database_url"

@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from storage.db import DURABLE, WRITE_INTENT, create_engine
+from storage.database.engine import DURABLE, WRITE_INTENT, create_engine
 from storage.schema.migrate import URL_ATTRIBUTE
 from storage.schema.tables import Base
 

@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from storage import Repositories, build_repositories
-from storage.db import create_engine, make_session_factory
+from storage.database.engine import create_engine, make_session_factory
 from storage.schema.migrate import upgrade
 from storage.schema.tables import Base
 

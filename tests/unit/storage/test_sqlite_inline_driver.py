@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from storage.sqlite_inline import InlineConnection, inline_creator
+from storage.database.sqlite_inline import InlineConnection, inline_creator
 
 
 async def connect(tmp_path: Path) -> InlineConnection:

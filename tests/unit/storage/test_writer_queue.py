@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from storage.db import WriterQueue
+from storage.database.engine import WriterQueue
 
 
 async def writer(queue: WriterQueue, name: str, log: list[str], *, urgent: bool = False) -> None:

@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 
 from bot.settings import load_settings
 from bot.wiring.runtime import instance_name
-from storage.db import create_engine
+from storage.database.engine import create_engine
 from storage.schema.tables import InboxRow
 from tests.fakes.bot_process import SIGNING_SECRET, BotProcess, bot_process
 from tests.fakes.models.llm_server import FakeLLMServer

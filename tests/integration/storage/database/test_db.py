@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from domain.records import AuditEntry
 from storage import Repositories
-from storage.db import create_engine, make_session_factory, writing
+from storage.database.engine import create_engine, make_session_factory, writing
+from storage.database.sqlite_inline import BUSY_TIMEOUT_MS
 from storage.schema.tables import AuditRow
-from storage.sqlite_inline import BUSY_TIMEOUT_MS
 
 
 async def test_sqlite_connections_enforce_foreign_keys_and_use_wal(tmp_path: Path) -> None:

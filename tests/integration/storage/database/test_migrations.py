@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from domain.scoring.model import Category
 from storage import SqlScoreRepository
-from storage.db import create_engine, make_session_factory
+from storage.database.engine import create_engine, make_session_factory
 from storage.schema.migrate import current_revision, downgrade, head_revision, upgrade
 from storage.schema.tables import Base
 

@@ -13,8 +13,8 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from storage import sqlite_inline
-from storage.db import create_engine, make_session_factory, writing
+from storage.database import sqlite_inline
+from storage.database.engine import create_engine, make_session_factory, writing
 
 
 async def test_a_write_transaction_never_waits_for_the_event_loop(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from domain.scoring.model import (
 )
 from domain.scoring.requests import RequestOutcome, RequestResult, request_scoring
 from storage import Repositories, SqlScoreRepository
-from storage.db import create_engine, make_session_factory
+from storage.database.engine import create_engine, make_session_factory
 from tests.fakes.clock import START
 from tests.integration.storage.builders import full_case
 

@@ -13,7 +13,7 @@ without suspending. A statement blocks the loop while it runs: microseconds for 
 statements. The one long wait SQLite can have, another *process* holding the write lock (a
 migration, a second bot on the same file), is not spent inside SQLite: ``busy_timeout`` is short,
 and ``BEGIN IMMEDIATE`` is retried with the loop free in between, for up to `LOCK_WAIT_S`. This
-process's own writers queue in `storage.db.WriterQueue` and never wait for each other in SQLite.
+process's own writers queue in `engine.WriterQueue` and never wait for each other in SQLite.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.ext.asyncio import create_async_engine as _create_async_engine
 from sqlalchemy.pool import NullPool, PoolProxiedConnection
 
-from storage.sqlite_inline import BUSY_TIMEOUT_MS, inline_creator
+from storage.database.sqlite_inline import BUSY_TIMEOUT_MS, inline_creator
 
 WRITE_INTENT = "fm_write_intent"
 """Execution option marking a transaction that will write (SQLite: BEGIN IMMEDIATE)."""
@@ -33,11 +33,11 @@ class WriterQueue:
     """One writer at a time, handed over in order; urgent writers go before the others.
 
     SQLite has one writer at a time, and a connection waiting for its lock sleeps in SQLite's
-    busy handler (1 ms, then up to 100 ms a try). Statements run inline (`storage.sqlite_inline`),
-    so a transaction that awaits nothing but the database never lets another writer in; one
-    that awaits something else meanwhile makes the others queue here, in order, instead of in
-    the busy handler, with recording what people sent (the inbox) first. Other processes are
-    still waited for, with the loop free (see `storage.sqlite_inline`).
+    busy handler (1 ms, then up to 100 ms a try). Statements run inline (`sqlite_inline`), so a
+    transaction that awaits nothing but the database never lets another writer in; one that
+    awaits something else meanwhile makes the others queue here, in order, instead of in the
+    busy handler, with recording what people sent (the inbox) first. Other processes are still
+    waited for, with the loop free (see `sqlite_inline`).
     """
 
     def __init__(self) -> None:
