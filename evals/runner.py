@@ -14,7 +14,7 @@ from domain.errors import DomainError
 from domain.llm import LLMCallRecord, LLMPort
 from domain.tools import ToolsPort
 from evals.engineer import SimulatedEngineer
-from evals.knowledge import EvalKnowledge, load_runbooks
+from evals.knowledge import MemoryKnowledge, load_runbooks
 from evals.scenario import Scenario
 from evals.scoring.grading import ScenarioResult, grade
 from evals.scoring.judging import judge_session
@@ -53,7 +53,7 @@ def no_records() -> Sequence[LLMCallRecord]:
 
 def new_session(scenario: Scenario, llm: LLMPort, tools: ToolsPort | None = None) -> Session:
     """A fresh thread for the scenario, with the runbooks in its global knowledge base."""
-    knowledge = EvalKnowledge()
+    knowledge = MemoryKnowledge()
     load_runbooks(knowledge)
     return Session(scenario, llm, knowledge, SimClock(scenario.situation.started_at), tools)
 

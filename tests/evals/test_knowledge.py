@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.knowledge import KnowledgeBaseKind, ToolStatus
-from evals.knowledge import EvalKnowledge, load_runbooks
+from evals.knowledge import MemoryKnowledge, load_runbooks
 
 LOG = (
     b"14:00:01 INFO started\n"
@@ -14,7 +14,7 @@ LOG = (
 
 
 async def test_an_upload_is_searchable_line_by_line_with_its_citation() -> None:
-    knowledge = EvalKnowledge()
+    knowledge = MemoryKnowledge()
     report = await knowledge.ingest_case_file(
         team_id="T", case_id="c1", filename="app.log", content=LOG
     )
@@ -29,7 +29,7 @@ async def test_an_upload_is_searchable_line_by_line_with_its_citation() -> None:
 
 
 async def test_uploads_are_redacted_before_they_are_indexed() -> None:
-    knowledge = EvalKnowledge()
+    knowledge = MemoryKnowledge()
     await knowledge.ingest_case_file(team_id="T", case_id="c1", filename="a.log", content=LOG)
     found = await knowledge.search_case_evidence(team_id="T", case_id="c1", query="password logged")
     assert found.chunks
@@ -37,14 +37,14 @@ async def test_uploads_are_redacted_before_they_are_indexed() -> None:
 
 
 async def test_a_rare_word_outranks_one_on_every_line() -> None:
-    knowledge = EvalKnowledge()
+    knowledge = MemoryKnowledge()
     await knowledge.ingest_case_file(team_id="T", case_id="c1", filename="a.log", content=LOG)
     found = await knowledge.search_case_evidence(team_id="T", case_id="c1", query="info started")
     assert found.chunks[0].citation.line_start == 1
 
 
 async def test_the_bundled_runbooks_answer_by_title_and_section() -> None:
-    knowledge = EvalKnowledge()
+    knowledge = MemoryKnowledge()
     assert load_runbooks(knowledge) > 9
     found = await knowledge.search_global(team_id="T", query="Watchdog alert always firing")
     assert found.chunks[0].citation.kb is KnowledgeBaseKind.GLOBAL
