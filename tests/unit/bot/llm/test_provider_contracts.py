@@ -22,10 +22,10 @@ from domain.llm import (
 from rag.strategies import CASE_EVIDENCE
 from rag.synthesis import rewrite_query, synthesize
 from tests.fakes.models.anthropic_server import FakeAnthropic
+from tests.fakes.models.azure_server import FakeAzureOpenAI
 from tests.fakes.models.gateway import GatewayKit, gateway_for
 from tests.fakes.models.json_mode_server import FakeJsonModeServer
 from tests.fakes.models.llm_server import (
-    FakeAzureOpenAI,
     FakeLLMServer,
     Scripted,
     ScriptedModelServer,
