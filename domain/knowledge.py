@@ -115,6 +115,9 @@ class KnowledgeResult(DomainModel):
     error: str | None = None
     filters: str | None = None
     """Filters read from the query (file, severity, time range) that narrowed the search."""
+    still_indexing: list[str] = Field(default_factory=list)
+    """Files of this scope whose vectors are still being computed: the search found them by
+    their full text only (see ``still_indexing_note``)."""
 
 
 class FindingKind(StrEnum):
@@ -203,6 +206,17 @@ class IngestReport(DomainModel):
     """A log whose timestamps could not be read, so it has no time range."""
     error: str | None = None
     """Why the file was refused or failed (binary, too large, unreadable…)."""
+    still_indexing: bool = False
+    """Searchable by its full text already; its vectors (search by meaning) follow shortly."""
+
+
+def still_indexing_note(files: Sequence[str]) -> str:
+    """One sentence for people and the model: these files are searched by full text only yet."""
+    one = len(files) == 1
+    return (
+        f"{', '.join(files)} {'is' if one else 'are'} still being indexed for search by meaning; "
+        f"until then, searches cover {'its' if one else 'their'} full text only."
+    )
 
 
 class KnowledgePort(Protocol):

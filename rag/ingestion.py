@@ -1,16 +1,26 @@
-"""Ingestion jobs: chunk off the event loop, make text searchable first, then add vectors."""
+"""Ingestion jobs: chunk off the event loop, make text searchable first, then add vectors.
+
+A case file's vectors may follow in the background (`IngestRequest.vectors_later`): the report
+goes back once its text is searchable, and `rag.backfill` computes and writes the vectors after,
+one file at a time. Rows without vectors are the durable record of vectors still owed, so the
+start-up sweep (`IngestionPipeline.sweep`) finishes what a stopped process left.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+import pyarrow as pa
+
 from domain.base import utc_now
 from domain.knowledge import IngestReport, ToolStatus
+from rag.backfill import VectorBackfill, VectorJob
 from rag.chunking.chunks import DocumentKind
 from rag.chunking.decoding import UnsupportedUploadError
 from rag.chunking.findings import is_ignored
@@ -18,7 +28,14 @@ from rag.chunking.logs import window_vectors
 from rag.chunking.templates import TemplateTable
 from rag.chunking.templates import embedding_text as template_text
 from rag.chunking.uploads import EmptyDocumentError, PreparedDocument, prepare_document
-from rag.embeddings.embedder import Embedder, VectorCache, Vectors, embed_with_cache
+from rag.embeddings.embedder import (
+    Embedder,
+    VectorCache,
+    Vectors,
+    embed_with_cache,
+    waits_for_model,
+)
+from rag.resume import stored_rows, stored_vectors, unfinished_ingests, with_vector_column
 from rag.store.filters import quote
 from rag.store.rows import RowScope, document_rows, with_vectors
 from rag.store.tables import KnowledgeStore, TableName, table_for
@@ -53,6 +70,8 @@ class IngestRequest:
     max_bytes: int
     title: str | None = None
     replace_source: bool = False
+    vectors_later: bool = False
+    """Report once the text is searchable; the vectors follow in the background (case files)."""
 
 
 class IngestionPipeline:
@@ -65,11 +84,15 @@ class IngestionPipeline:
         *,
         cache: VectorCache | None = None,
         clock: Callable[[], datetime] = utc_now,
+        backfill: VectorBackfill | None = None,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self._cache = cache or VectorCache()
         self._clock = clock
+        self._backfill = backfill
+        self._writing: set[str] = set()
+        """Ingest ids this process is writing now (the sweep must not take them)."""
 
     async def ingest(
         self, request: IngestRequest, progress: ProgressCallback | None = None
@@ -85,15 +108,51 @@ class IngestionPipeline:
         except UnsupportedUploadError as exc:
             return _refusal(request, ToolStatus.ERROR, str(exc))
         report = summarize(doc)
+        self._writing.add(ingest_id)
         try:
-            await self._write(doc, request, ingest_id, notify)
+            later = await self._write(doc, request, ingest_id, notify)
         except Exception as exc:  # reported to the thread; the job's rows are already removed
             logger.warning("ingestion failed", extra={"ingest_id": ingest_id}, exc_info=True)
             reason = f"ingestion failed ({type(exc).__name__}); nothing from it was kept"
             return _refusal(request, ToolStatus.ERROR, reason)
+        finally:
+            self._writing.discard(ingest_id)
+        if later is not None and self._backfill is not None:
+            self._backfill.submit(later)
+            logger.info("text searchable, vectors follow", extra={"ingest_id": ingest_id})
+            return report.model_copy(update={"still_indexing": True})
         notify("done", report.chunks, report.chunks)
         logger.info("ingested document", extra={"ingest_id": ingest_id, "chunks": report.chunks})
         return report
+
+    def sweep_job(self) -> VectorJob:
+        """The start-up sweep, as a job of the backfill: it queues the vectors a stopped process
+        left owed (rows written without vectors whose ingest this process is not writing)."""
+        return VectorJob(TableName.EVIDENCE, "", "", "", "", "", self._sweep)
+
+    async def _sweep(self, _job: VectorJob) -> None:
+        if self._backfill is None:
+            return
+        for table in TableName:
+            owed_now = await unfinished_ingests(self._store, table)
+            queued = self._backfill.ingests() | self._writing
+            for owed in owed_now:
+                if owed.ingest_id in queued:
+                    continue
+                logger.info(
+                    "vectors resumed", extra={"ingest_id": owed.ingest_id, "source": owed.source}
+                )
+                self._backfill.submit(
+                    VectorJob(
+                        table,
+                        owed.team_id,
+                        owed.kb,
+                        owed.scope_id,
+                        owed.source,
+                        owed.ingest_id,
+                        functools.partial(self._resume, table),
+                    )
+                )
 
     def _prepare(self, request: IngestRequest) -> PreparedDocument:
         return prepare_document(
@@ -106,17 +165,24 @@ class IngestionPipeline:
 
     async def _write(
         self, doc: PreparedDocument, request: IngestRequest, ingest_id: str, notify: _Notifier
-    ) -> None:
+    ) -> VectorJob | None:
+        """Write the rows; for a file whose vectors follow, the job that will write them."""
         table = table_for(request.scope.kb)
         texts = embedding_texts(doc)
         dimension = self._store.dimension
         created = self._clock()
+        later = request.vectors_later and not request.replace_source and self._backfill is not None
+        job: VectorJob | None = None
         try:
-            if sum(1 for text in texts if self._cache.get(text) is None) <= TWO_PHASE_MIN_TEXTS:
+            missing = [text for text in texts if self._cache.get(text) is None]
+            if len(missing) <= TWO_PHASE_MIN_TEXTS:
                 vectors = await self._vectors(doc, texts, notify)
                 rows = document_rows(doc, request.scope, ingest_id, created, dimension, vectors)
                 await self._store.add(table, rows)
                 notify("searchable", len(doc.chunks), len(doc.chunks))
+            elif later:
+                await self._probe(missing[0])
+                job = await self._text_first(doc, request, ingest_id, texts, notify)
             else:
                 await self._two_phase(doc, request, ingest_id, texts, notify)
             if request.replace_source:
@@ -126,7 +192,15 @@ class IngestionPipeline:
             await asyncio.shield(self._store.delete(table, f"ingest_id = {quote(ingest_id)}"))
             notify("failed")
             raise
-        await self._store.maintain(table)
+        if job is None:
+            await self._store.maintain(table)
+        return job
+
+    async def _probe(self, text: str) -> None:
+        """One vector before the answer (a few ms): a model that cannot embed at all is reported
+        with the upload, not found out after it. Skipped while the model is still loading."""
+        if not waits_for_model(self._embedder):
+            await embed_with_cache(self._embedder, [text], self._cache)
 
     async def _two_phase(
         self,
@@ -149,6 +223,66 @@ class IngestionPipeline:
         await self._store.add(table, with_vectors(rows, vectors, dimension))
         del rows
         await self._store.delete(table, f"ingest_id = {quote(ingest_id)} AND vector IS NULL")
+
+    async def _text_first(
+        self,
+        doc: PreparedDocument,
+        request: IngestRequest,
+        ingest_id: str,
+        texts: list[str],
+        notify: _Notifier,
+    ) -> VectorJob:
+        """Text rows now; the job that adds their vectors later (it holds the rows meanwhile)."""
+        scope, table, dimension = request.scope, table_for(request.scope.kb), self._store.dimension
+        rows = document_rows(doc, scope, ingest_id, self._clock(), dimension)
+        doc.chunks = []
+        await self._store.add(table, rows)
+        notify("searchable", 0, len(texts))
+
+        async def follow(job: VectorJob) -> None:
+            vectors = await self._vectors(doc, texts, notify)
+            if await self._replace_text_rows(job, with_vectors(rows, vectors, dimension)):
+                notify("done", rows.num_rows, rows.num_rows)
+                logger.info("vectors written", extra={"ingest_id": ingest_id})
+
+        return VectorJob(
+            table, scope.team_id, scope.kb, scope.scope_id, doc.source, ingest_id, follow
+        )
+
+    async def _resume(self, table: TableName, job: VectorJob) -> None:
+        """Vectors for rows a stopped process left without them, from their stored text."""
+        where = f"ingest_id = {quote(job.ingest_id)}"
+        if await self._store.count(table, f"{where} AND vector IS NOT NULL"):
+            # Stopped between adding the rows with vectors and removing the text-only copies.
+            await self._replace_text_rows(job, None)
+            return
+        stored = await stored_rows(self._store, table, where)
+        if not stored.num_rows:
+            return
+        vectors = await stored_vectors(stored, self._embedder, self._cache, self._clock())
+        if await self._replace_text_rows(
+            job, with_vector_column(stored, vectors, self._store.dimension)
+        ):
+            logger.info("vectors written", extra={"ingest_id": job.ingest_id})
+
+    async def _replace_text_rows(self, job: VectorJob, rows: pa.Table | None) -> bool:
+        """Add the rows with vectors (None: they are there already) and remove the text-only
+        copies; nothing when the rows were removed meanwhile (the case closed)."""
+        if not job.may_write():
+            return False
+        table, where = job.table, f"ingest_id = {quote(job.ingest_id)}"
+        try:
+            if not await self._store.count(table, f"{where} AND vector IS NULL"):
+                return False  # removed, or another process finished them first
+            if not await self._store.count(table, f"{where} AND vector IS NOT NULL"):
+                if rows is None:
+                    return False
+                await self._store.add(table, rows)
+            await self._store.delete(table, f"{where} AND vector IS NULL")
+        finally:
+            job.wrote()
+        await self._store.maintain(table)
+        return True
 
     async def _vectors(self, doc: PreparedDocument, texts: list[str], notify: _Notifier) -> Vectors:
         def on_batch(done: int, total: int) -> None:

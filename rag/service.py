@@ -18,6 +18,7 @@ from domain.knowledge import (
 )
 from domain.llm import LLMPort
 from domain.memory import CaseDocumentHit, CaseDocumentIndex
+from rag.backfill import VectorBackfill
 from rag.embeddings.embedder import Embedder, SentenceTransformerEmbedder, VectorCache
 from rag.embeddings.model import resolve_model_path
 from rag.excerpts import Excerpt
@@ -61,7 +62,27 @@ class KnowledgeService:
         self.case_evidence = CaseEvidenceTool(self.qa, case_access)
         self.personal_runbooks = PersonalRunbookTool(self.qa)
         self.global_kb = GlobalKnowledgeTool(self.qa)
-        self.pipeline = IngestionPipeline(store, embedder, cache=cache, clock=clock)
+        self.backfill = VectorBackfill()
+        """Case files' vectors, computed after their text is searchable, one file at a time."""
+        self.pipeline = IngestionPipeline(
+            store, embedder, cache=cache, clock=clock, backfill=self.backfill
+        )
+
+    def resume(self) -> None:
+        """Finish in the background the vectors a stopped process left owed (once, at start)."""
+        self.backfill.submit(self.pipeline.sweep_job())
+
+    async def settled(self) -> None:
+        """Return once every file's vectors are written (tests, benchmarks)."""
+        await self.backfill.settled()
+
+    async def aclose(self) -> None:
+        """Stop computing vectors; the files concerned are finished at the next start."""
+        await self.backfill.aclose()
+
+    def still_indexing(self, *, team_id: str, case_id: str) -> list[str]:
+        """The case's files searched by their full text only, their vectors still to come."""
+        return self.backfill.pending(TableName.EVIDENCE, team_id, "case", case_id)
 
     async def search_case_evidence(
         self,
@@ -72,10 +93,13 @@ class KnowledgeService:
         conversation: Sequence[str] = (),
         limit: int = 8,
     ) -> KnowledgeResult:
-        """Search one case's evidence (only within that case)."""
-        return await self.case_evidence.run(
+        """Search one case's evidence (only within that case); it names the files whose vectors
+        are still to come, found by their full text only."""
+        result = await self.case_evidence.run(
             team_id=team_id, case_id=case_id, query=query, conversation=conversation, limit=limit
         )
+        pending = self.still_indexing(team_id=team_id, case_id=case_id)
+        return result.model_copy(update={"still_indexing": pending}) if pending else result
 
     async def search_personal_runbooks(
         self,
@@ -119,7 +143,11 @@ class KnowledgeService:
         content: bytes,
         progress: ProgressCallback | None = None,
     ) -> IngestReport:
-        """Redact, chunk and index an uploaded file as evidence of the case."""
+        """Redact, chunk and index an uploaded file as evidence of the case.
+
+        The report comes once the file is searchable by its full text (``still_indexing`` when
+        its vectors follow in the background; `settled` waits for them).
+        """
         try:
             scope = RowScope(check_id(team_id, "workspace"), "case", check_id(case_id, "case"))
         except InvalidScopeError as exc:
@@ -130,7 +158,9 @@ class KnowledgeService:
             return IngestReport(
                 source=filename, status=ToolStatus.ERROR, error="no such case in this workspace"
             )
-        request = IngestRequest(scope, filename, content, self._max_upload_bytes)
+        request = IngestRequest(
+            scope, filename, content, self._max_upload_bytes, vectors_later=True
+        )
         return await self.pipeline.ingest(request, progress)
 
     async def ingest_knowledge_file(
@@ -156,6 +186,7 @@ class KnowledgeService:
     async def delete_case_evidence(self, *, team_id: str, case_id: str) -> int:
         """Remove a closed case's evidence; return how many chunks were removed."""
         scope = Scope((check_id(team_id, "workspace"),), "case", check_id(case_id, "case"))
+        await self.backfill.forget(TableName.EVIDENCE, team_id, "case", case_id)
         removed = await self.store.delete(TableName.EVIDENCE, scope.where())
         if removed:
             await self.store.maintain(TableName.EVIDENCE)

@@ -122,6 +122,7 @@ async def _populate(uri: Path, embedder: Embedder) -> dict[str, IngestReport]:
             filename=name,
             content=path.read_bytes(),
         )
+    await service.settled()  # case files' vectors follow their reports
     for table in TableName:
         await service.store.maintain(table, force=True)
     return reports

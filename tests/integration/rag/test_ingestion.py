@@ -125,6 +125,7 @@ async def test_a_big_log_is_searchable_by_text_while_vectors_are_computed(
     pending = await service.store.count(TableName.EVIDENCE, "vector IS NULL")
     gate.set()
     report = await job
+    await service.settled()  # a case file's vectors follow its report
 
     assert during.status is ToolStatus.OK
     assert "hotel golf delta" in during.chunks[0].text

@@ -1,0 +1,171 @@
+"""A case file is answered once its text is searchable; its vectors follow, even after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from domain.knowledge import ToolStatus
+from rag.service import KnowledgeService
+from rag.store.filters import quote
+from rag.store.tables import TableName
+from tests.fakes.rag import HashingEmbedder
+from tests.integration.rag.conftest import LanceLocation, open_at
+from tests.integration.rag.test_ingestion import varied_log
+
+
+def runbook_markdown(sections: int) -> bytes:
+    """A markdown file with one short section per heading (one chunk each)."""
+    words = ["kafka", "postgres", "redis", "nginx", "envoy", "etcd", "vault", "consul"]
+    parts = ["# Operations notes"]
+    for index in range(sections):
+        name = f"{words[index % 8]} {words[index // 8 % 8]} step {index}"
+        parts.append(f"## {name}\n\nRestart the {name} service and check its {index} replicas.")
+    return "\n\n".join(parts).encode()
+
+
+async def vectors_of(service: KnowledgeService, case_id: str) -> np.ndarray:
+    """The case's chunk vectors, in line order."""
+    where = f"scope_id = {quote(case_id)}"
+    rows = await service.store.table(TableName.EVIDENCE).query().where(where).to_list()
+    rows.sort(key=lambda row: (row["line_start"], row["chunk_id"]))
+    return np.array([row["vector"] for row in rows], dtype=np.float32)
+
+
+async def nulls(service: KnowledgeService) -> int:
+    return await service.store.count(TableName.EVIDENCE, "vector IS NULL")
+
+
+async def test_the_report_comes_before_the_vectors_and_searches_name_the_file_meanwhile(
+    tmp_path: Path,
+) -> None:
+    gate = asyncio.Event()  # the model's batches wait here: the vectors cannot finish
+    service = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder(gate=gate))
+
+    report = await asyncio.wait_for(
+        service.ingest_case_file(
+            team_id="T1", case_id="C1", filename="big.log", content=varied_log(400)
+        ),
+        timeout=30,
+    )
+    during = await service.search_case_evidence(
+        team_id="T1", case_id="C1", query="hotel golf delta"
+    )
+    elsewhere = await service.search_case_evidence(team_id="T1", case_id="C2", query="hotel")
+    owed = await nulls(service)
+    gate.set()
+    await service.settled()
+    after = await service.search_case_evidence(team_id="T1", case_id="C1", query="hotel golf")
+
+    assert report.status is ToolStatus.OK
+    assert report.still_indexing
+    assert owed == report.chunks == 20
+    assert during.status is ToolStatus.OK
+    assert "hotel golf delta" in during.chunks[0].text
+    assert during.still_indexing == ["big.log"]
+    assert elsewhere.still_indexing == []
+    assert await nulls(service) == 0
+    assert await service.store.count(TableName.EVIDENCE, "true") == report.chunks
+    assert after.still_indexing == []
+    assert service.still_indexing(team_id="T1", case_id="C1") == []
+
+
+async def test_a_small_file_is_answered_with_its_vectors_as_before(tmp_path: Path) -> None:
+    service = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder())
+
+    report = await service.ingest_case_file(
+        team_id="T1", case_id="C1", filename="small.log", content=varied_log(30)
+    )
+
+    assert report.status is ToolStatus.OK
+    assert not report.still_indexing
+    assert await nulls(service) == 0
+
+
+@pytest.mark.parametrize(
+    ("filename", "content"),
+    [("big.log", varied_log(400)), ("runbook.md", runbook_markdown(80))],
+)
+async def test_vectors_a_stopped_process_owed_are_finished_at_the_next_start(
+    lance_location: LanceLocation, filename: str, content: bytes
+) -> None:
+    stopped = await open_at(lance_location, HashingEmbedder(gate=asyncio.Event()))
+    report = await stopped.ingest_case_file(
+        team_id="T1", case_id="C1", filename=filename, content=content
+    )
+    owed = await nulls(stopped)
+    await stopped.aclose()  # the process stops before the model is through
+
+    embedder = HashingEmbedder()
+    restarted = await open_at(lance_location, embedder)
+    still_owed = await nulls(restarted)
+    restarted.resume()
+    await restarted.settled()
+    # The same file ingested whole by the new process: what its vectors should be.
+    await restarted.ingest_case_file(team_id="T1", case_id="C2", filename=filename, content=content)
+    await restarted.settled()
+    query = (await embedder.embed(["hotel golf delta event"]))[0]
+    nearest = await restarted.retriever.nearest(
+        TableName.EVIDENCE, query, "scope_id = 'C1'", limit=1
+    )
+
+    assert report.still_indexing
+    assert owed == still_owed == report.chunks
+    assert await nulls(restarted) == 0
+    assert await restarted.store.count(TableName.EVIDENCE, "scope_id = 'C1'") == report.chunks
+    assert nearest
+    assert nearest[0].row["source"] == filename
+    np.testing.assert_allclose(
+        await vectors_of(restarted, "C1"), await vectors_of(restarted, "C2"), atol=1e-5
+    )
+
+
+async def test_a_restart_between_adding_the_vectors_and_removing_the_text_rows_is_tidied(
+    tmp_path: Path,
+) -> None:
+    service = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder())
+    report = await service.ingest_case_file(
+        team_id="T1", case_id="C1", filename="big.log", content=varied_log(400)
+    )
+    await service.settled()
+    table = service.store.table(TableName.EVIDENCE)
+    # Put back the text-only copies, as a process stopped before removing them would leave.
+    rows = await table.query().to_arrow()
+    index = rows.schema.get_field_index("vector")
+    vector = rows.schema.field(index)
+    text_only = rows.set_column(index, vector, pa.nulls(rows.num_rows, vector.type))
+    await service.store.add(TableName.EVIDENCE, text_only)
+
+    restarted = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder())
+    restarted.resume()
+    await restarted.settled()
+
+    assert await nulls(restarted) == 0
+    assert await restarted.store.count(TableName.EVIDENCE, "true") == report.chunks
+
+
+async def test_a_case_closed_before_its_vectors_are_written_keeps_nothing(
+    tmp_path: Path,
+) -> None:
+    gate = asyncio.Event()
+    service = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder(gate=gate))
+    await service.ingest_case_file(
+        team_id="T1", case_id="C1", filename="big.log", content=varied_log(400)
+    )
+    await service.ingest_case_file(
+        team_id="T1", case_id="C2", filename="other.log", content=varied_log(300)
+    )
+
+    removed = await service.delete_case_evidence(team_id="T1", case_id="C1")
+    gate.set()
+    await service.settled()
+
+    assert removed == 20
+    assert await service.store.count(TableName.EVIDENCE, "scope_id = 'C1'") == 0
+    assert await service.store.count(TableName.EVIDENCE, "scope_id = 'C2'") > 0
+    assert await nulls(service) == 0
+    assert service.still_indexing(team_id="T1", case_id="C1") == []
