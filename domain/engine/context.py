@@ -30,6 +30,8 @@ class TurnLog:
     """Things the model referred to that do not exist (unknown ids), or asked for and may not."""
     notes: list[str] = field(default_factory=list)
     """Plain sentences for the people (e.g. why a requested status change cannot be asked yet)."""
+    still_indexing: list[str] = field(default_factory=list)
+    """Files the turn's search covered by their full text only, their vectors still to come."""
     proposed: list[PendingConfirmation] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     """Status changes the model asked for that the rules would not put to people, and why."""

@@ -42,7 +42,7 @@ from domain.engine.second_look import second_look
 from domain.engine.view import DebugInfo, DocumentView, ReplyKind
 from domain.errors import NotFoundError
 from domain.investigation.evidence_requests import block_request
-from domain.knowledge import KnowledgePort
+from domain.knowledge import KnowledgePort, still_indexing_note
 from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationState,
@@ -108,6 +108,8 @@ class TurnEngine:
         ctx = work.ctx
         notes = [decision_note(work.decided)] if work.decided else []
         notes += seen_before_notes(ctx.case)  # a lead, not a conclusion
+        if ctx.log.still_indexing:  # the excerpts come from their full text only
+            notes.append(still_indexing_note(ctx.log.still_indexing))
         prompt = render_prompt(
             prompt_kind_for(ctx.case),
             PromptContext(

@@ -18,6 +18,7 @@ from domain.knowledge import (
     KnowledgeResult,
     RetrievedChunk,
     ToolStatus,
+    still_indexing_note,
 )
 
 QUERY_NOTE_CHARS = 120
@@ -120,6 +121,9 @@ def _chunks(ctx: TurnContext, results: Sequence[KnowledgeResult]) -> list[Retrie
         if result.status is ToolStatus.ERROR:
             ctx.ignore(f"{result.kb.value} search failed: {result.error}")
         chunks.extend(result.chunks)
+        ctx.log.still_indexing.extend(result.still_indexing)
+    if ctx.log.still_indexing:  # said to the people here, and to the model by the engine
+        ctx.log.notes.append(still_indexing_note(ctx.log.still_indexing))
     return chunks
 
 
