@@ -130,6 +130,8 @@ class Runtime:
         await self.services.scoring.fail_orphans(elsewhere=await self.worker.held_elsewhere())
         if self.tools is not None:
             self.background.append(asyncio.create_task(self.tools.start(), name="fm-mcp-start"))
+        if isinstance(self.knowledge, KnowledgeService):
+            self.knowledge.resume()  # vectors a stopped process owed, in the background
         await self.worker.start()
 
     def start_warm_up(self) -> None:
@@ -145,6 +147,8 @@ class Runtime:
     async def close(self, *, grace_s: float = 10.0) -> None:
         """Drain running turns within the grace period, then release everything."""
         await self.worker.stop(grace_s=grace_s)
+        if isinstance(self.knowledge, KnowledgeService):
+            await self.knowledge.aclose()  # vectors not written yet are finished at next start
         for task in self.background:
             task.cancel()
         await asyncio.gather(*self.background, return_exceptions=True)
