@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from bot.inbox.work import ThreadMessage, ThreadRef
 from bot.observability.turns import note_turn, observed_turn
 from bot.services.cases import CaseStore
+from bot.services.files.uploads import UploadService
 from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders
-from bot.services.files.uploads import UploadService
 from bot.thread.memory import Lead, ToolResults
 from bot.thread.presenter import ThreadPresenter
 from domain.case import Case

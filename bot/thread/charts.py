@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from slack_sdk.errors import SlackApiError
 
-from bot.slack.render.chart import alt_text, chart_png
+from bot.slack.render.case.chart import alt_text, chart_png
 from bot.thread.surface import ChatSurface
 from domain.case import Case
 from domain.tools.series import RANGE_TOOLS, range_series

@@ -16,13 +16,13 @@ from collections.abc import Mapping, Sequence
 
 from slack_sdk.models.blocks import Block
 
-from bot.slack.render.header import case_header_message
-from bot.slack.render.memory import seen_before_lead
+from bot.slack.render.case.header import case_header_message
+from bot.slack.render.case.memory import seen_before_lead
+from bot.slack.render.case.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.case.reply import reply_message
+from bot.slack.render.case.tools import results_lead
+from bot.slack.render.case.uploads import image_lead, no_vision, upload_lead, upload_refused
 from bot.slack.render.message import SlackMessage, divider, message
-from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.slack.render.reply import reply_message
-from bot.slack.render.tools import results_lead
-from bot.slack.render.uploads import image_lead, no_vision, upload_lead, upload_refused
 from bot.thread.memory import (
     EarlierBlocks,
     FileRead,

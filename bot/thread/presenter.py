@@ -15,9 +15,9 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from bot.inbox.work import ThreadRef
+from bot.slack.render.case.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.case.reply import reply_message
 from bot.slack.render.limits import fit, fits
-from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.slack.render.reply import reply_message
 from bot.thread.compose import (
     digest,
     is_final,

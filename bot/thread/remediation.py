@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.slack.render.case.reply import request_card
 from bot.slack.render.holding_back import budget_note, waiting_note
 from bot.slack.render.message import divider, message
 from bot.slack.render.remediation import (
@@ -20,7 +21,6 @@ from bot.slack.render.remediation import (
     strategy_message,
     verification_intro,
 )
-from bot.slack.render.reply import request_card
 from bot.thread.alerts import Told
 from bot.thread.compose import lead_messages, led
 from bot.thread.memory import Lead

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.slack.render.case.feedback import thanks
 from bot.slack.render.commands import (
     CaseLink,
     case_list,
@@ -21,7 +22,6 @@ from bot.slack.render.commands import (
     notice,
 )
 from bot.slack.render.errors import retrying_message
-from bot.slack.render.feedback import thanks
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.scoring.calibration import calibration_message
 from bot.slack.render.text import code

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 
+from bot.slack.render.case.memory import runbook_comment, runbook_document
 from bot.slack.render.commands import notice
 from bot.slack.render.limits import fit
-from bot.slack.render.memory import runbook_comment, runbook_document
 from bot.slack.render.message import SlackMessage
 from bot.thread.charts import Charted, share_charts
 from bot.thread.refs import MessageRefs

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.inbox.work import SlackFileRef, ThreadMessage
-from bot.services.files.records import received, uploaded
 from bot.services.files.images import ImageReader, is_image
+from bot.services.files.records import received, uploaded
 from bot.services.ports import SharedFiles
 from bot.slack.errors import DownloadRefusedError
 from bot.thread.memory import FileRead, FileRefused, Lead

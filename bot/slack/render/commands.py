@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from slack_sdk.models.blocks import Block
 
-from bot.slack.render.header import STATUS_LABELS, case_header_message, case_label
+from bot.slack.render.case.header import STATUS_LABELS, case_header_message, case_label
 from bot.slack.render.message import SlackMessage, bullets, context, header, message, sections
 from bot.slack.render.text import code, escape, shorten
 from domain.budget import LLMSpend

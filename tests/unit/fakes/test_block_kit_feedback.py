@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.slack.render.feedback import feedback_buttons
+from bot.slack.render.case.feedback import feedback_buttons
 from domain.engine.view import RootCauseView
 from domain.investigation.conclusions import ConfidenceLevel
 from tests.fakes.slack.block_kit_validation import check_blocks, check_message, check_view

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.slack.render.case.header import STATUS_LABELS
 from bot.slack.render.commands import notice
-from bot.slack.render.header import STATUS_LABELS
 from bot.slack.render.message import SlackMessage, bullets, message, sections
 from bot.slack.render.scoring.message import criteria_note, tier_label, when
 from bot.slack.render.text import code, escape, shorten

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bot.slack.render.chart import ALT_TEXT_MAX, MAX_SERIES, alt_text, chart_png
+from bot.slack.render.case.chart import ALT_TEXT_MAX, MAX_SERIES, alt_text, chart_png
 from domain.tools.series import Series, range_series
 
 START = 1_795_000_000.0

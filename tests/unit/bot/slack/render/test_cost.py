@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
+from bot.slack.render.case.header import summary_message
 from bot.slack.render.commands import CaseLink, case_line, case_status
-from bot.slack.render.header import summary_message
 from bot.slack.render.holding_back import (
     budget_note,
     budget_notice,

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.slack.ids import ActionId, RunbookValue, load_value
-from bot.slack.render.header import case_header_message
-from bot.slack.render.memory import seen_before_lead
+from bot.slack.render.case.header import case_header_message
+from bot.slack.render.case.memory import seen_before_lead
 from domain.past_cases import MatchedDocument, PastCaseMatch, SeenBefore, Verdict
 from tests.fakes.slack.block_kit_validation import check_message
 from tests.unit.bot.slack.render.snapshots import assert_snapshot

@@ -7,16 +7,16 @@ from datetime import timedelta
 
 import pytest
 
-from bot.thread.presenter import SUMMARY_GROWTH
 from bot.slack.ids import AnswerValue, KbAddMetadata, RequestValue, load_value
+from bot.slack.render.case.header import case_header_message, summary_message
+from bot.slack.render.case.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.case.reply import reply_message
+from bot.slack.render.case.uploads import upload_refused, upload_summary
 from bot.slack.render.commands import CaseLink, case_list, help_message, kb_results
-from bot.slack.render.header import case_header_message, summary_message
 from bot.slack.render.limits import fit, problems
 from bot.slack.render.message import SlackMessage
-from bot.slack.render.prompts import confirmation_message, decided_message, superseded_message
-from bot.slack.render.reply import reply_message
-from bot.slack.render.uploads import upload_refused, upload_summary
 from bot.slack.render.views import HomeModel, ScoreLine, home_view, kb_add_modal
+from bot.thread.presenter import SUMMARY_GROWTH
 from domain.case import Case
 from domain.engine.summary import Mitigation, Phase
 from domain.engine.view import ConclusionView, SolutionView
@@ -226,7 +226,7 @@ def test_a_long_answer_is_split_between_sentences_and_over_several_messages(
 
 
 def test_buttons_are_worded_by_the_renderer_for_each_kind_of_question() -> None:
-    from bot.slack.render.prompts import confirmation_message
+    from bot.slack.render.case.prompts import confirmation_message
     from domain.engine.view import ConfirmationPrompt
     from domain.lifecycle.confirmations import ConfirmationKind, Decision
 

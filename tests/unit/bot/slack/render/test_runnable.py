@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.slack.render.reply import request_card, solution_text
+from bot.slack.render.case.reply import request_card, solution_text
 from domain.engine.view import SolutionView
 from tests.unit.bot.slack.render.views import request_card as card_view
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from bot.slack.render.case.reply import reply_message
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.remediation import analysis_record, rca_message
-from bot.slack.render.reply import reply_message
 from tests.fakes.models.llm import ScriptedLLM
 from tests.unit.domain.builders import investigating_case
 from tests.unit.domain.engine.helpers import Rig, investigating, said

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.slack.ids import ToolRunValue, load_value
+from bot.slack.render.case.tools import tool_card
 from bot.slack.render.message import message
-from bot.slack.render.tools import tool_card
 from domain.engine.view import ToolRunCard
 from domain.tools import ToolOutcome
 from domain.tools.runs import ToolRunStatus

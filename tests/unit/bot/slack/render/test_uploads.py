@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.slack.render.uploads import GIST_CHARS, finding_line
+from bot.slack.render.case.uploads import GIST_CHARS, finding_line
 from domain.knowledge import Citation, Finding, FindingKind, KnowledgeBaseKind
 
 AT = datetime(2026, 11, 24, 10, 6, 21, tzinfo=UTC)

@@ -64,7 +64,10 @@ def results_lead(
     """One line per finished run, opening the answer that reads them (``sizes``: how much of
     each reply was kept, when the results no longer carry their text)."""
     kept = sizes if sizes is not None else [len(r.text.encode()) for r in results]
-    lines = [f"{OUTCOME_MARK[r.outcome]} {_result_line(r, n)}" for r, n in zip(results, kept, strict=True)]
+    lines = [
+        f"{OUTCOME_MARK[r.outcome]} {_result_line(r, n)}"
+        for r, n in zip(results, kept, strict=True)
+    ]
     text = "\n".join(lines)
     return message(sections(text), text=text)
 

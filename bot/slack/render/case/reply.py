@@ -5,7 +5,9 @@ from __future__ import annotations
 from slack_sdk.models.blocks import Block
 
 from bot.slack.ids import ActionId, RequestValue, action_id
-from bot.slack.render.feedback import feedback_blocks
+from bot.slack.render.case.feedback import feedback_blocks
+from bot.slack.render.case.runnable import commands_text, unchecked
+from bot.slack.render.case.tools import tool_cards
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import (
     SlackMessage,
@@ -17,9 +19,7 @@ from bot.slack.render.message import (
     message,
     sections,
 )
-from bot.slack.render.runnable import commands_text, unchecked
 from bot.slack.render.text import code, code_block, escape, humanize, percent, shorten
-from bot.slack.render.tools import tool_cards
 from domain.engine.view import (
     EscalationView,
     HypothesisView,
