@@ -68,6 +68,7 @@ async def _ingest(service: KnowledgeService, content: bytes) -> dict[str, Any]:
     waiting.cancel()
     text_hit_s = await _first_text_hit(service, started)
     report = await job
+    await service.settled()  # a case file's vectors follow its report: the total includes them
     total = time.perf_counter() - started
     assert report.status is ToolStatus.OK, report.error
     return {

@@ -6,7 +6,10 @@ builds them (the ONNX copy when `make bench` made one, else torch; loaded and wa
 the bot does at start-up). The log is `tests/mixed_log.py` (LogHub lines of eight systems, one
 new error late), the upload limit raised for it. The wait runs from the signed `file_share`
 event to the bot's message that opens with what stands out in the file (the fake Slack polled
-every 20 ms). Meanwhile a signed message is sent every 250 ms and its acknowledgement timed.
+every 20 ms). The answer comes once the file is searchable by its full text; its vectors follow
+in the background, so a question is asked at once and its answer timed too (it says whether the
+file was still being indexed), and the run waits for the vectors before stopping. Meanwhile a
+signed message is sent every 250 ms and its acknowledgement timed, until the vectors are done.
 
 The bot runs in this process, so the peak memory is the process's: the bot, the fake Slack
 holding the file, and the log built here. The split comes from the same run (the knowledge
@@ -59,6 +62,8 @@ PEAK_TARGET_MB = 1536
 ACK_EVERY_S = 0.25
 UPLOAD_LIMIT_MB = 1024
 FINDINGS = "what stands out"
+STILL_INDEXING = "still being indexed"
+QUESTION_REPLY = "The first failure is the expired certificate."
 
 
 @dataclass
@@ -109,11 +114,13 @@ async def acknowledgements(bot: BotHarness, stop: asyncio.Event) -> list[float]:
     return took
 
 
-async def answered(bot: BotHarness, thread_ts: str, before: int) -> dict[str, Any]:
-    """The first new bot message of the thread that opens with the file's findings."""
+async def answered(
+    bot: BotHarness, thread_ts: str, before: int, words: str = FINDINGS
+) -> dict[str, Any]:
+    """The first new bot message of the thread that says ``words`` (the file's findings)."""
     while True:
         for message in bot.bot_messages(thread_ts)[before:]:
-            if FINDINGS in text_of(message):
+            if words in text_of(message):
                 return message
         await asyncio.sleep(0.02)
 
@@ -136,6 +143,24 @@ async def share(bot: BotHarness, thread_ts: str, content: bytes, progress: Progr
     return took
 
 
+async def ask(bot: BotHarness, thread_ts: str, service: KnowledgeService) -> dict[str, Any]:
+    """A question right after the findings: seconds to its answer, and what it said."""
+    before = len(bot.bot_messages(thread_ts))
+    pending = bool(service.still_indexing(team_id=TEAM_ID, case_id=await case_id(bot, thread_ts)))
+    started = time.perf_counter()
+    await bot.reply(thread_ts, "what failed first?", chat_reply(QUESTION_REPLY), settle=False)
+    message = await answered(bot, thread_ts, before, QUESTION_REPLY)
+    return {
+        "question_s": time.perf_counter() - started,
+        "asked_while_indexing": pending,
+        "told_still_indexing": STILL_INDEXING in text_of(message),
+    }
+
+
+async def case_id(bot: BotHarness, thread_ts: str) -> str:
+    return (await bot.case(thread_ts)).case_id
+
+
 async def measure(lines: int, data_dir: Path) -> dict[str, Any]:
     """One size: the wait, the acknowledgements meanwhile, the split, the peak memory."""
     content = mixed_log(total=lines).text.encode()
@@ -150,6 +175,8 @@ async def measure(lines: int, data_dir: Path) -> dict[str, Any]:
             stop = asyncio.Event()
             acks = asyncio.create_task(acknowledgements(bot, stop))
             wait = await share(bot, thread_ts, content, progress)
+            question = await ask(bot, thread_ts, service)
+            await service.settled()  # the vectors, after the answer
             await bot.runtime.worker.wait_idle(600)
             stop.set()
             acked = await acks
@@ -157,15 +184,19 @@ async def measure(lines: int, data_dir: Path) -> dict[str, Any]:
             await bot.stop()
     peak = peak_rss_mb()  # the split below builds the document again
     phases = await split(service, content)
-    return phases | {
-        "lines": lines,
-        "mb": len(content) / 1024 / 1024,
-        "wait_s": wait,
-        "acks": acked,
-        "stages": progress.stages,
-        "rss_before_mb": before_rss,
-        "peak_rss_mb": peak,
-    }
+    return (
+        phases
+        | question
+        | {
+            "lines": lines,
+            "mb": len(content) / 1024 / 1024,
+            "wait_s": wait,
+            "acks": acked,
+            "stages": progress.stages,
+            "rss_before_mb": before_rss,
+            "peak_rss_mb": peak,
+        }
+    )
 
 
 def decode_and_redact(content: bytes) -> float:
@@ -215,9 +246,15 @@ def report(result: dict[str, Any]) -> None:
     )
     read = stages.get("reading", 0.0)
     searchable = stages.get("searchable", read)
-    vectors = stages.get("done", searchable) - searchable
+    done = stages.get("done", searchable)
+    vectors = done - searchable
     print(f"a {lines:,}-line log ({result['mb']:.1f} MB) shared into a case thread:")
     print(f"  {'upload to findings':<32} {result['wait_s']:8.2f} s{verdict}")
+    told = "told it is still being indexed" if result["told_still_indexing"] else "not told"
+    asked = "while its vectors were computed" if result["asked_while_indexing"] else "after them"
+    print(
+        f"  {'a question right after':<32} {result['question_s']:8.2f} s   (asked {asked}; {told})"
+    )
     print(
         f"  {'acknowledgement':<32} p50 {statistics.median(acks) * 1000:6.0f} ms   "
         f"p99 {p99 * 1000:6.0f} ms   max {acks[-1] * 1000:6.0f} ms   ({len(acks)} sent; "
@@ -228,19 +265,19 @@ def report(result: dict[str, Any]) -> None:
         f"(before the share {result['rss_before_mb']:.0f} MB; "
         f"{'meets' if result['peak_rss_mb'] < PEAK_TARGET_MB else 'misses'} < {PEAK_TARGET_MB} MB)"
     )
-    print("  split (in the bot: share to reading, reading to searchable, then vectors; the rest")
-    print("  timed again on the same bytes with the bot stopped):")
+    print("  split (in the bot: share to reading, reading to searchable, then vectors in the")
+    print("  background; the rest timed again on the same bytes with the bot stopped):")
     print(f"  {'download (share to reading)':<32} {read:8.2f} s")
     print(f"  {'reading to searchable as text':<32} {searchable - read:8.2f} s")
     print(f"  {'decode+redact':<32} {result['decode_redact_s']:8.2f} s")
     print(f"  {'templates+findings':<32} {result['templates_s']:8.2f} s")
     print(f"  {'chunk+index text':<32} {result['index_s']:8.2f} s   ({result['chunks']:,} chunks)")
+    print(f"  {'searchable to the answer':<32} {result['wait_s'] - searchable:8.2f} s")
     print(
         f"  {'vectors':<32} {vectors:8.2f} s   ({result['templates']:,} templates embedded,"
-        f" {result['templates'] / max(vectors, 1e-9):,.0f}/s)"
+        f" {result['templates'] / max(vectors, 1e-9):,.0f}/s; done {done:.2f} s after the share,"
+        f" {done - result['wait_s']:.2f} s after the answer)"
     )
-    print(f"  {'searchable to the answer':<32} {result['wait_s'] - searchable - vectors:8.2f} s")
-    print(f"  {'the answer without the vectors':<32} {result['wait_s'] - vectors:8.2f} s")
 
 
 def run_one(lines: int) -> None:
