@@ -38,12 +38,19 @@ class CaseOpener:
         self._clock = clock
 
     async def open(
-        self, *, work: OpenCaseWork, work_key: str, more: Sequence[ThreadMessage] = ()
+        self,
+        *,
+        work: OpenCaseWork,
+        work_key: str,
+        more: Sequence[ThreadMessage] = (),
+        tried: str = "",
     ) -> None:
-        """Open the case (or find it), show its header, answer the first evidence."""
+        """Open the case (or find it), show its header, answer the first evidence.
+
+        ``tried`` is the inbox item's own key (a retry's differs from ``work_key``)."""
         existing = await self._cases.by_thread(work.thread)
         if existing is not None:
-            await self._existing(existing, work, work_key, more)
+            await self._existing(existing, work, work_key, more, tried)
             return
         case = await self._create(work)
         await self._presenter.open_thread(
@@ -57,15 +64,25 @@ class CaseOpener:
             messages=[work.message, *more],
             work_key=work_key,
             case=case,
+            tried=tried,
         )
 
     async def _existing(
-        self, case: Case, work: OpenCaseWork, work_key: str, more: Sequence[ThreadMessage]
+        self,
+        case: Case,
+        work: OpenCaseWork,
+        work_key: str,
+        more: Sequence[ThreadMessage],
+        tried: str,
     ) -> None:
-        """A mention in a case thread is a turn; Investigate on it says it is a case already."""
-        if work.source != "shortcut":
+        """A mention in a case thread is a turn; Investigate on it says it is a case already,
+        except to the retry of its own first turn (which found the case it opened)."""
+        if work.source != "shortcut" or tried not in ("", work_key):
             await self._turns.take_turn(
-                thread=work.thread, messages=[work.message, *more], work_key=work_key
+                thread=work.thread,
+                messages=[work.message, *more],
+                work_key=work_key,
+                tried=tried,
             )
             return
         await self._presenter.whisper(

@@ -4,6 +4,10 @@ The failure message's button names the failed inbox item. Its work is recorded a
 made from the failed one's (`again_key`), so the inbox's deduplication turns a second click, on
 this replica or another, into a note instead of a second run. The services see the first try's
 key (`first_key`), so a retry finds what the first try left behind, as a resumed item does.
+
+A turn whose model call failed (a timeout, a rate limit, a refusal, a reply it could not use)
+finished as work, and its answer says so with the same button: that item runs again too, and
+the turn asks the model again.
 """
 
 from __future__ import annotations
@@ -34,6 +38,12 @@ RETRIED = {
     InboxStatus.FAILED: "That was already retried and failed again; the newest message about it "
     "in the thread has its own Retry.",
 }
+
+RETRIED_TURN = {
+    **RETRIED,
+    InboxStatus.DONE: "That was already retried; its answer is in the thread.",
+}
+"""A turn whose model failed finishes as work either way: what the retry got is in the thread."""
 
 
 def again_key(dedup_key: str) -> str:
@@ -71,7 +81,9 @@ class RetryService:
             await self._tell(work, GONE)
             return
         _check_place(failed, work)
-        if failed.status is not InboxStatus.FAILED:
+        # A turn whose model failed finished its work: its answer said so, with this button.
+        faulted = bool(value.turn) and failed.status is InboxStatus.DONE
+        if failed.status is not InboxStatus.FAILED and not faulted:
             await self._tell(work, NOT_FAILED[failed.status])
             return
         again = again_key(failed.dedup_key)
@@ -80,7 +92,8 @@ class RetryService:
         )
         if not recorded:
             earlier = await self._inbox.find(again)
-            await self._tell(work, GONE if earlier is None else RETRIED[earlier.status])
+            said = RETRIED_TURN if value.turn else RETRIED
+            await self._tell(work, GONE if earlier is None else said[earlier.status])
             return
         logger.info("failed work retried", extra={"work": failed.dedup_key, "again": again})
         if work.message_ts:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from bot.inbox.work import ThreadMessage, ThreadRef
 from bot.observability.turns import note_turn, observed_turn
@@ -19,13 +20,15 @@ from bot.services.cases import CaseStore
 from bot.services.files.uploads import UploadService
 from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders
+from bot.slack.errors import new_reference
+from bot.slack.ids import RetryValue
 from bot.thread.memory import Lead, ToolResults
 from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
 from domain.engine.inputs import InputFile, InputMessage, ToolRunResult, TurnInput
 from domain.engine.schemas import EngineReply
-from domain.engine.view import TurnReply
+from domain.engine.view import ReplyKind, TurnReply
 from domain.ports import Clock, MessageRepository
 from domain.records import ConversationMessage, MessageRole
 from domain.tools.policy import ToolSpec
@@ -93,16 +96,24 @@ class TurnService:
         work_key: str,
         case: Case | None = None,
         ran: ToolsRan | None = None,
+        tried: str = "",
     ) -> None:
         """Answer the messages (coalesced by the worker) in the case thread.
 
         ``case`` is the thread's case if the caller has just loaded or created it; ``ran``, the
-        tool runs this turn reads. While the turn runs the thread shows the bot is working; the
-        answer is one new message.
+        tool runs this turn reads; ``tried``, the inbox item's own key when the turn is one (a
+        retry's differs from ``work_key``). While the turn runs the thread shows the bot is
+        working; the answer is one new message. An answer saying the model failed carries a
+        reference and, for an inbox item, **Retry**, which runs this turn again.
         """
         with observed_turn(team_id=thread.team_id, turn_id=work_key):
             await self._take_turn(
-                thread=thread, messages=messages, work_key=work_key, case=case, ran=ran
+                thread=thread,
+                messages=messages,
+                work_key=work_key,
+                case=case,
+                ran=ran,
+                tried=tried,
             )
 
     async def _take_turn(
@@ -113,6 +124,7 @@ class TurnService:
         work_key: str,
         case: Case | None,
         ran: ToolsRan | None = None,
+        tried: str = "",
     ) -> None:
         case = case or await self._cases.by_thread(thread)
         if case is None:
@@ -123,6 +135,14 @@ class TurnService:
         history = await self._messages.list_for_case(case.case_id)
         seen = {m.ts for m in history}
         fresh = [m for m in messages if m.ts not in seen]
+        if (
+            not fresh
+            and tried not in ("", work_key)
+            and await self._presenter.faulted(case, work_key)
+        ):
+            # Retry on a reply saying the model failed: the same messages, asked again.
+            fresh = list(messages)
+            history = [m for m in history if m.ts not in {f.ts for f in fresh}]
         if not fresh:
             # Saved and recorded before a restart cut the rest short: show what was made.
             note_turn(outcome="replayed")
@@ -139,7 +159,11 @@ class TurnService:
             await self._remember(saved, fresh, result.reply)
             lead: list[Lead] = [ToolResults.of(list(ran.results))] if ran and ran.results else []
             at = await self._presenter.show_reply(
-                saved, result.reply, key=work_key, lead=[*lead, *ingested.said, *recalled]
+                saved,
+                result.reply,
+                key=work_key,
+                lead=[*lead, *ingested.said, *recalled],
+                **_fault(result.reply, work_key, tried),
             )
         await self._presenter.redraw_closed(case, saved, shown_at=at)
         if result.decided is not None:
@@ -214,6 +238,10 @@ class TurnService:
             )
             for m in fresh
         ]
+        if reply.kind is ReplyKind.FAULT:
+            # The people's messages count; the failure is not an answer (a retry gives one).
+            await self._messages.add_many(said)
+            return
         answer = ConversationMessage(
             case_id=case.case_id,
             # Written before the answer is posted: named after what it answers, sorting after it.
@@ -224,3 +252,26 @@ class TurnService:
             created_at=now,
         )
         await self._messages.add_many([*said, answer])
+
+
+class _Fault(TypedDict, total=False):
+    reference: str
+    retry: RetryValue
+
+
+def _fault(reply: TurnReply, work_key: str, tried: str) -> _Fault:
+    """How a reply saying the model failed is shown: with a reference (logged with the work),
+    and **Retry** when the turn is an inbox item's, which can run again."""
+    if reply.kind is not ReplyKind.FAULT:
+        return {}
+    reference = new_reference()
+    logger.info(
+        "model failure told",
+        extra={"reference": reference, "work": work_key, "error": reply.debug.llm_outcome},
+    )
+    if not tried:
+        return {"reference": reference}
+    return {
+        "reference": reference,
+        "retry": RetryValue(work_key=tried, reference=reference, turn=True),
+    }

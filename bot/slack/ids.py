@@ -49,6 +49,8 @@ class ActionId(StrEnum):
     """"Skip" on a tool run the model asked for (value: ToolRunValue)."""
     USE_RUNBOOK = "fm_use_runbook"
     """"📚 Use its runbook" on a past case the new one looks like (value: RunbookValue)."""
+    DETAILS = "fm_details"
+    """"Details" under an answer: opens a modal with the whole reply (value: DetailsValue)."""
 
 
 class CallbackId(StrEnum):
@@ -157,6 +159,13 @@ class CaseValue(Value):
     case_id: str
 
 
+class DetailsValue(Value):
+    """An answer's Details button: its case, and the work key its reply is kept under."""
+
+    case_id: str
+    key: str
+
+
 class StrategyValue(Value):
     """A remediation strategy's Approve / Reject button."""
 
@@ -174,10 +183,12 @@ class FeedbackValue(Value):
 
 
 class RetryValue(Value):
-    """A failure message's Retry: the failed inbox item (its dedup key) and the reference shown."""
+    """A failure message's Retry: the failed inbox item (its dedup key) and the reference shown;
+    ``turn`` when the item finished but its turn's model call failed (the answer said so)."""
 
     work_key: str
     reference: str
+    turn: bool | None = None
 
 
 class KbAddMetadata(Value):

@@ -15,8 +15,10 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from bot.inbox.work import ThreadRef
+from bot.slack.ids import RetryValue
 from bot.slack.render.case.prompts import confirmation_message, decided_message, superseded_message
 from bot.slack.render.case.reply import reply_message
+from bot.slack.render.errors import with_retry
 from bot.slack.render.limits import fit, fits
 from bot.thread.compose import (
     digest,
@@ -35,7 +37,7 @@ from bot.thread.voice import ThreadVoice
 from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.answers import decision_note
-from domain.engine.view import ConfirmationPrompt, TurnReply
+from domain.engine.view import ConfirmationPrompt, ReplyKind, TurnReply
 from domain.lifecycle.confirmations import ConfirmationState, PendingConfirmation
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.records import PostedKind
@@ -108,6 +110,11 @@ class ThreadPresenter(ThreadVoice):
         body = WrittenDown(reply=reply)
         await self._refs.remember(case, PostedKind.REPLY, None, work_key, body=body)
 
+    async def faulted(self, case: Case, work_key: str) -> bool:
+        """Whether the reply kept for ``work_key`` said the model failed (so a retry asks again)."""
+        body = await self._refs.kept(case, PostedKind.REPLY, work_key)
+        return isinstance(body, WrittenDown | ShownReply) and body.reply.kind is ReplyKind.FAULT
+
     async def show_kept_reply(self, case: Case, work_key: str) -> bool:
         """Show a reply that was saved and written down but never shown; False if there is none.
 
@@ -123,7 +130,14 @@ class ThreadPresenter(ThreadVoice):
         return True
 
     async def show_reply(
-        self, case: Case, reply: TurnReply, *, key: str = "", lead: Sequence[Lead] = ()
+        self,
+        case: Case,
+        reply: TurnReply,
+        *,
+        key: str = "",
+        lead: Sequence[Lead] = (),
+        reference: str = "",
+        retry: RetryValue | None = None,
     ) -> str:
         """The reply as one new message (so its notification carries it), opening with ``lead``
         (what was found in the files it answers), its questions at its foot; then its documents.
@@ -132,7 +146,8 @@ class ThreadPresenter(ThreadVoice):
         is remembered at the same message, with the reply, so a click can redraw the message
         with the decision in place of the buttons. A reply too long to share one message with its
         questions has them posted after it. A case's first answer comes under its summary, in
-        the thread's first message.
+        the thread's first message. A reply saying the model failed (``reference``) is a message
+        of its own, with the reference and **Retry** (``retry``) at its foot.
         """
         if not key and not lead and only_documents(reply):
             # A note handing over documents: the note and the files are one message.
@@ -145,7 +160,7 @@ class ThreadPresenter(ThreadVoice):
             )
             return ""
         if key and await self._refs.ts(case, PostedKind.HEADER) is None:
-            at = await self._open_with(case, reply, key=key, lead=lead)
+            at = "" if reference else await self._open_with(case, reply, key=key, lead=lead)
             if at:
                 return at
             await self.show_header(case)  # too long to share a message: the summary first
@@ -153,6 +168,8 @@ class ThreadPresenter(ThreadVoice):
         alone = not reply.confirmations or len(fit(together)) > 1
         opening = lead_messages(lead, case_id=case.case_id)
         rendered = led(opening, reply_message(reply, case_id=case.case_id)) if alone else together
+        if reference:
+            rendered = with_retry(rendered, reference=reference, retry=retry)
         at = await self.post(case, rendered)
         if key:
             body = WrittenDown(reply=reply)

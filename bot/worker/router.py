@@ -78,11 +78,13 @@ class Jobs:
         services, work_key = self._services, first_key(item.dedup_key)
         match work:
             case OpenCaseWork():
-                await services.opening.open(work=work, work_key=work_key, more=more)
+                await services.opening.open(
+                    work=work, work_key=work_key, more=more, tried=item.dedup_key
+                )
             case MessageWork():
                 messages: list[ThreadMessage] = [work.message, *more]
                 await services.turns.take_turn(
-                    thread=work.thread, messages=messages, work_key=work_key
+                    thread=work.thread, messages=messages, work_key=work_key, tried=item.dedup_key
                 )
             case ClickWork():
                 await self._click(work)

@@ -38,12 +38,18 @@ FORM_TITLE = "FaultMaven"
 def failure_message(text: str, *, reference: str, retry: RetryValue | None = None) -> SlackMessage:
     """ "⚠️ what failed", its reference, and a Retry button when the work can run again."""
     line = f"⚠️ {escape(text, groups=True)}"  # refusals name the group that may answer
-    blocks = [*sections(line), *context(f"ref `{escape(reference)}`")]
+    return with_retry(message(sections(line), text=line), reference=reference, retry=retry)
+
+
+def with_retry(shown: SlackMessage, *, reference: str, retry: RetryValue | None) -> SlackMessage:
+    """A reply that says a failure (the model's, in a turn) with the failure's reference under it,
+    and **Retry** when the same work can run again."""
+    blocks = [*shown.blocks, *context(f"ref `{escape(reference)}`")]
     if retry is not None:
         blocks += actions(
             [button("🔁 Retry", action_id=action_id(ActionId.RETRY), value=retry.dump())]
         )
-    return message(blocks, text=f"{line} (ref {reference})")
+    return message(blocks, text=f"{shown.text} (ref {reference})")
 
 
 def retrying_message(*, by: str, reference: str) -> SlackMessage:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 
+from tests.fakes.models.llm_server import refusal
 from tests.fakes.slack.server import FakeSlack
 from tests.fakes.slack.state import JsonDict
 from tests.integration.bot.harness import (
@@ -97,3 +99,63 @@ async def test_a_retry_button_pointing_at_another_thread_is_refused(
     (note,) = slack.ephemerals(user=OPENER)
     assert "not one of mine" in note["text"]
     assert failures(bot, other_ts) == []
+
+
+async def faulted_turn(bot: BotHarness) -> tuple[str, JsonDict]:
+    """A case whose latest turn's model call failed: the provider declined to answer."""
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+    await bot.reply(thread_ts, "the pool metrics are attached", refusal())
+    (*_, fault) = bot.bot_messages(thread_ts)
+    return thread_ts, fault
+
+
+async def test_a_model_failure_is_said_with_its_reference_and_a_retry_button(
+    bot: BotHarness,
+) -> None:
+    _, fault = await faulted_turn(bot)
+
+    assert "declined to answer" in text_of(fault)
+    assert re.search(r"ref `[0-9a-f]{8}`", text_of(fault)), text_of(fault)
+    (retry,) = buttons(fault)
+    assert retry["action_id"] == "fm_retry"
+
+
+async def test_retry_on_a_model_failure_asks_the_model_again_for_the_same_messages(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts, fault = await faulted_turn(bot)
+    asked = len(bot.llm.requests)
+    bot.llm.script(chat_reply(ANSWER))
+
+    await bot.click(fault, action_prefix="fm_retry", user=SRE, settle=False)
+    await bot.settle(expect=2)  # the click, and the turn recorded again
+
+    assert len(bot.llm.requests) == asked + 1
+    assert "the pool metrics are attached" in json.dumps(bot.llm.requests[-1])
+    said = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert sum(ANSWER in text for text in said) == 1
+    edited = slack.message(CHANNEL, fault["ts"])
+    assert edited is not None
+    assert edited["text"] == f"🔁 Retrying at <@{SRE}>'s request…"
+    assert buttons(edited) == []
+
+    await bot.click(fault, action_prefix="fm_retry", user=OPENER)  # a client showing the old one
+
+    (note,) = slack.ephemerals(user=OPENER)
+    assert "already retried; its answer is in the thread" in note["text"]
+    assert len(bot.llm.requests) == asked + 1, "asked once more, not twice"
+
+
+async def test_a_first_turn_that_failed_at_the_model_is_retried_into_the_case(
+    bot: BotHarness,
+) -> None:
+    thread_ts = await bot.mention("payments API returns 500s", refusal())
+    (*_, fault) = bot.bot_messages(thread_ts)
+    assert "declined to answer" in text_of(fault)
+    bot.llm.script(statement_reply())
+
+    await bot.click(fault, action_prefix="fm_retry", settle=False)
+    await bot.settle(expect=2)
+
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    assert "Is that accurate?" in text_of(question)
