@@ -33,6 +33,8 @@ class TurnLog:
     still_indexing: list[str] = field(default_factory=list)
     """Files the turn's search covered by their full text only, their vectors still to come."""
     proposed: list[PendingConfirmation] = field(default_factory=list)
+    recorded: list[PendingConfirmation] = field(default_factory=list)
+    """Solution steps a person's own words recorded this turn (answered in their name)."""
     refused: list[Refusal] = field(default_factory=list)
     """Status changes the model asked for that the rules would not put to people, and why."""
     evidence_refs: dict[str, str] = field(default_factory=dict)

@@ -1,4 +1,5 @@
-"""Post-resolution deliverables: offer a case report and runbook, write and save them."""
+"""Post-resolution deliverables: a case report and runbook, asked for with the resolution or
+offered after it; written and saved."""
 
 from __future__ import annotations
 
@@ -35,9 +36,36 @@ _WRITERS: dict[DocumentType, tuple[PromptKind, str, Callable[[Case], str]]] = {
 async def offer_deliverables(ctx: TurnContext, knowledge: KnowledgePort) -> None:
     """On resolution, offer the report, and a runbook unless a similar one exists."""
     case = ctx.case
-    artifacts = case.documentation.artifacts
-    if case.status is not CaseStatus.RESOLVED or artifacts.case_report_offered:
+    if case.status is not CaseStatus.RESOLVED or case.documentation.artifacts.case_report_offered:
         return
+    documents, similar = await _documents_for(ctx, knowledge)
+    offer = "📋 a case report (problem, timeline, evidence, root cause, fix, what was ruled out)"
+    if similar is None:
+        offer += " and 📖 a runbook for next time (symptoms, diagnosis, fix, prevention)"
+    else:
+        offer += f" (a similar runbook already exists: “{similar}”)"
+    ctx.propose(
+        DeliverablesPayload(documents=documents),
+        f"The issue is resolved. Shall I write {offer} and save it to the knowledge base?",
+    )
+
+
+async def request_deliverables(ctx: TurnContext, knowledge: KnowledgePort) -> None:
+    """"Resolve and write the report": the report, and a runbook unless a similar one exists,
+    are to be written now (asked for with the resolution, so not offered again)."""
+    case = ctx.case
+    if case.status is not CaseStatus.RESOLVED or case.documentation.artifacts.case_report_offered:
+        return
+    documents, _ = await _documents_for(ctx, knowledge)
+    case.documentation.artifacts.requested = documents
+
+
+async def _documents_for(
+    ctx: TurnContext, knowledge: KnowledgePort
+) -> tuple[list[DocumentType], str | None]:
+    """The documents a resolved case gets (marked offered), and a similar runbook's title."""
+    case = ctx.case
+    artifacts = case.documentation.artifacts
     root = case.root_cause_conclusion.root_cause if case.root_cause_conclusion else ""
     similar = await knowledge.find_similar_runbook(
         team_id=case.team_id, text=f"{problem_of(case)}\n{root}".strip()
@@ -46,16 +74,9 @@ async def offer_deliverables(ctx: TurnContext, knowledge: KnowledgePort) -> None
     artifacts.runbook_exists = similar is not None
     artifacts.runbook_offered = similar is None
     documents = [DocumentType.INCIDENT_REPORT]
-    offer = "📋 a case report (problem, timeline, evidence, root cause, fix, what was ruled out)"
     if similar is None:
         documents.append(DocumentType.RUNBOOK)
-        offer += " and 📖 a runbook for next time (symptoms, diagnosis, fix, prevention)"
-    else:
-        offer += f" (a similar runbook already exists: “{similar[0]}”)"
-    ctx.propose(
-        DeliverablesPayload(documents=documents),
-        f"The issue is resolved. Shall I write {offer} and save it to the knowledge base?",
-    )
+    return documents, similar[0] if similar is not None else None
 
 
 def _slug(text: str) -> str:

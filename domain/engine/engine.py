@@ -15,10 +15,15 @@ from domain.budget import LLMBudgetExceededError, SpendLedger
 from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
-from domain.engine.apply.reply import apply_reply, ask_what_follows
+from domain.engine.apply.reply import apply_reply
+from domain.engine.apply.wrapup import ask_what_follows
 from domain.engine.apply.tool_claims import correct_tool_claims
 from domain.engine.context import TurnContext
-from domain.engine.deliverables import generate_deliverables, offer_deliverables
+from domain.engine.deliverables import (
+    generate_deliverables,
+    offer_deliverables,
+    request_deliverables,
+)
 from domain.engine.inputs import TurnInput
 from domain.engine.no_llm import no_llm_text, no_llm_turn
 from domain.engine.present import ReplyParts, build_reply, seen
@@ -47,10 +52,12 @@ from domain.lifecycle.confirmations import (
     ConfirmationKind,
     ConfirmationState,
     Decision,
+    SolutionAppliedPayload,
     StatusChangePayload,
 )
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer
 from domain.lifecycle.degraded import update_degraded_mode
+from domain.lifecycle.steps import record_step, undo
 from domain.lifecycle.responders import ResponderSet
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.turn_tracking import record_turn, snapshot
@@ -162,6 +169,31 @@ class TurnEngine:
         )
         return TurnResult(ctx.case, build_reply(ctx.case, before, parts), decided=result)
 
+    async def record_step(
+        self, *, case: Case, solution_id: str, by: str, responders: ResponderSet | None = None
+    ) -> TurnResult:
+        """ "I've applied it" on a mitigation's card: the person's answer, recorded in their
+        name; then what follows (did it fix it?) is asked."""
+        ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now())
+        before = seen(ctx.case)
+        payload = SolutionAppliedPayload(solution_id=solution_id)
+        result = record_step(ctx.case, payload, by=by, now=ctx.now, responders=responders)
+        ctx.log.recorded.append(result.confirmation)
+        ask_what_follows(ctx, result)
+        parts = ReplyParts(kind=ReplyKind.DECISION, text=decision_note(result), log=ctx.log)
+        return TurnResult(ctx.case, build_reply(ctx.case, before, parts), decided=result)
+
+    async def undo_step(
+        self, *, case: Case, confirmation_id: str, by: str, responders: ResponderSet | None = None
+    ) -> TurnResult:
+        """Undo on a recorded step: reverted, and the questions that followed it withdrawn
+        (the reply names them, as superseded)."""
+        ctx = TurnContext(case=case.model_copy(deep=True), now=self._clock.now())
+        before = seen(ctx.case)
+        undo(ctx.case, confirmation_id, by=by, now=ctx.now, responders=responders)
+        parts = ReplyParts(kind=ReplyKind.DECISION, text="", log=ctx.log)
+        return TurnResult(ctx.case, build_reply(ctx.case, before, parts))
+
     async def report_unavailable(
         self, *, case: Case, request_id: str, by: str, reason: str
     ) -> TurnResult:
@@ -198,12 +230,17 @@ class TurnEngine:
         asks the next."""
         if result is None or result.outcome is not AnswerOutcome.APPLIED:
             return []
-        if any(t.to_status is CaseStatus.RESOLVED for t in result.transitions):
-            await offer_deliverables(ctx, self._knowledge)
-        ask_what_follows(ctx, result)
         confirmation = result.confirmation
+        if any(t.to_status is CaseStatus.RESOLVED for t in result.transitions):
+            if confirmation.kind is ConfirmationKind.STATUS_CHANGE:
+                # "Resolve and write the report": one click resolves and writes.
+                await request_deliverables(ctx, self._knowledge)
+            else:
+                await offer_deliverables(ctx, self._knowledge)
+        ask_what_follows(ctx, result)
         accepted = confirmation.state is ConfirmationState.ACCEPTED
-        if confirmation.kind is ConfirmationKind.DELIVERABLES and accepted:
+        asked = confirmation.kind in (ConfirmationKind.DELIVERABLES, ConfirmationKind.STATUS_CHANGE)
+        if asked and accepted and ctx.case.documentation.artifacts.requested:
             spend = await self._spending.for_case(ctx.case.case_id) if self._spending else None
             return await generate_deliverables(
                 ctx, llm=self._llm, knowledge=self._knowledge, clock=self._clock, spend=spend

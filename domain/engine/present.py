@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from domain.case import Case
 from domain.engine.context import TurnLog
-from domain.engine.summary import summary_view
+from domain.engine.summary import call_to_action, summary_view
 from domain.engine.view import (
     ConclusionView,
     ConfirmationPrompt,
@@ -22,6 +22,7 @@ from domain.engine.view import (
     RequestCard,
     RootCauseView,
     SolutionView,
+    StepView,
     ToolRunCard,
     TurnReply,
 )
@@ -34,8 +35,12 @@ from domain.lifecycle.confirmations import (
     ConfirmationState,
     Decision,
     PendingConfirmation,
+    SolutionAppliedPayload,
+    SolutionVerifiedPayload,
     StatusChangePayload,
 )
+from domain.lifecycle.status import CaseStatus
+from domain.lifecycle.steps import undoable
 from domain.tools.runs import ToolRun
 
 _HIDDEN_HYPOTHESES = frozenset({HypothesisStatus.REFUTED, HypothesisStatus.RETIRED})
@@ -53,6 +58,7 @@ class Seen:
     solutions: frozenset[str] = frozenset()
     pending: frozenset[str] = frozenset()
     tools: frozenset[str] = frozenset()
+    suggestions: frozenset[str] = frozenset()
     conclusions: tuple[str, str, str] | None = None
     """How the hypotheses, the working conclusion and the root cause read before (None: not
     known, so they are shown). The living summary keeps them; a reply repeats none unchanged."""
@@ -76,19 +82,27 @@ def seen(case: Case) -> Seen:
         solutions=frozenset(s.solution_id for s in case.solutions),
         pending=frozenset(c.confirmation_id for c in case.pending_confirmations()),
         tools=frozenset(r.run_id for r in case.tool_runs),
+        suggestions=frozenset(case.consulting.quick_suggestions),
         conclusions=_conclusions(case),
     )
 
 
-def confirmation_prompt(confirmation: PendingConfirmation) -> ConfirmationPrompt:
-    """A confirmation with the buttons its kind needs."""
+def confirmation_prompt(
+    confirmation: PendingConfirmation, case: Case | None = None
+) -> ConfirmationPrompt:
+    """A confirmation with the buttons its kind needs; a refutation is asked quietly while the
+    mitigation is the call to action (in ``case``)."""
     payload = confirmation.payload
+    quiet = confirmation.kind is ConfirmationKind.REFUTATION and (
+        case is not None and call_to_action(case) is not None
+    )
     return ConfirmationPrompt(
         confirmation_id=confirmation.confirmation_id,
         kind=confirmation.kind,
         prompt=confirmation.prompt,
         options=list(OPTIONS.get(confirmation.kind, _YES_NO)),
         to_status=payload.to_status if isinstance(payload, StatusChangePayload) else None,
+        quiet=quiet,
     )
 
 
@@ -111,9 +125,47 @@ def request_card(request: EvidenceRequest) -> RequestCard:
     )
 
 
-def solution_view(solution: Solution) -> SolutionView:
-    """A solution as shown."""
+def step_view(case: Case, confirmation: PendingConfirmation) -> StepView | None:
+    """A recorded solution step as shown (None if it is not one)."""
+    payload = confirmation.payload
+    if not isinstance(payload, SolutionAppliedPayload | SolutionVerifiedPayload):
+        return None
+    solution = case.find_solution(payload.solution_id)
+    return StepView(
+        confirmation_id=confirmation.confirmation_id,
+        solution_id=payload.solution_id,
+        title=solution.title if solution else "",
+        verified=isinstance(payload, SolutionVerifiedPayload),
+        by=confirmation.answered_by or confirmation.proposed_by,
+        at=confirmation.answered_at,
+        undoable=undoable(case, confirmation),
+        undone_by=confirmation.undone_by,
+    )
+
+
+def _applied_step(case: Case, solution: Solution) -> StepView | None:
+    """The step recording that ``solution`` was applied (its newest answer)."""
+    for confirmation in reversed(case.confirmations):
+        payload = confirmation.payload
+        if (
+            isinstance(payload, SolutionAppliedPayload)
+            and payload.solution_id == solution.solution_id
+            and confirmation.state in (ConfirmationState.ACCEPTED, ConfirmationState.UNDONE)
+        ):
+            return step_view(case, confirmation)
+    return None
+
+
+def solution_view(solution: Solution, case: Case | None = None) -> SolutionView:
+    """A solution as shown; with its ``case``, a mitigation's card says whether it is still
+    offered (its buttons) and who applied it (with Undo while that can be taken back)."""
+    running = case is not None and case.status is CaseStatus.INVESTIGATING
+    offered = running and solution.is_mitigation and solution.applied_at is None
+    applied = _applied_step(case, solution) if case is not None and solution.is_mitigation else None
     return SolutionView(
+        offered=offered,
+        deferred_by=solution.deferred_by,
+        applied=applied if solution.applied_at is not None else None,
         solution_id=solution.solution_id,
         title=solution.title,
         is_mitigation=solution.is_mitigation,
@@ -236,7 +288,7 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
         evidence_requests=[
             request_card(r) for r in case.evidence_requests if r.request_id not in before.requests
         ],
-        confirmations=[confirmation_prompt(c) for c in parts.log.proposed if c.is_pending],
+        confirmations=[confirmation_prompt(c, case) for c in parts.log.proposed if c.is_pending],
         tool_runs=[tool_card(r) for r in case.tool_runs if r.run_id not in before.tools],
         superseded_confirmation_ids=[
             c.confirmation_id
@@ -249,14 +301,18 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
         else None,
         root_cause=root_cause_view(case) if changed[2] else None,
         solutions=[
-            solution_view(s)
+            solution_view(s, case)
             for s in case.solutions
             # A fix a person described is their own words: the summary keeps it, not a card.
             if s.solution_id not in before.solutions and s.proposed_by == AGENT
         ],
+        recorded=[v for c in parts.log.recorded if (v := step_view(case, c)) is not None],
         citations=list(parts.citations),
         escalation=escalation_view(case),
         documents=list(parts.documents),
+        suggestions=[
+            s for s in case.consulting.quick_suggestions if s not in before.suggestions
+        ],
         summary=summary_view(case),
         debug=_debug(parts),
     )

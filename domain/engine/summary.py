@@ -72,6 +72,8 @@ class SummaryView(DomainModel):
     """How it ended: the resolution, or why it was closed."""
     seen_before: str | None = None
     """The finished case this one looks like (its short id), while the case runs."""
+    follow_up: str | None = None
+    """Once resolved: the permanent fix still to make, and who owns it ({@U…})."""
 
 
 def summary_view(case: Case) -> SummaryView:
@@ -101,8 +103,9 @@ def summary_view(case: Case) -> SummaryView:
         next_step=None if case.is_terminal else next_step(case),
         waiting_questions=len(case.pending_confirmations()),
         stuck=case.degraded_mode is not None and case.degraded_mode.is_active,
-        outcome=_outcome(case),
+        outcome=_outcome(case, title),
         seen_before=_seen_before(case),
+        follow_up=_follow_up(case),
     )
 
 
@@ -165,8 +168,21 @@ def _state(solution: Solution) -> Mitigation:
     return Mitigation(solution.state)
 
 
+def call_to_action(case: Case) -> Solution | None:
+    """While impact lasts, the mitigation to apply: the newest one not applied yet, unless
+    someone said "Not now" to it."""
+    if case.status is not CaseStatus.INVESTIGATING or _phase(case) is not Phase.ONGOING:
+        return None
+    offered = (s for s in reversed(case.solutions) if s.is_mitigation and s.applied_at is None)
+    return next((s for s in offered if s.deferred_by is None), None)
+
+
 def next_step(case: Case) -> str | None:
-    """What has to happen next for the case to move, and who does it."""
+    """What has to happen next for the case to move, and who does it: while impact lasts, the
+    mitigation first (a question about a minor hypothesis can wait)."""
+    mitigation = call_to_action(case)
+    if mitigation is not None:
+        return f"{mention(case.user_id)} to apply the mitigation: {mitigation.title}"
     pending = case.pending_confirmations()
     if pending:
         who = pending[0].answerable_by[:1] or [case.user_id]
@@ -184,7 +200,8 @@ def next_step(case: Case) -> str | None:
     return None
 
 
-def _outcome(case: Case) -> str | None:
+def _outcome(case: Case, mitigation: str | None) -> str | None:
+    """How it ended; not when it says only what the mitigation line already does."""
     if case.status is CaseStatus.CLOSED:
         return case.closure_reason
     if case.status is not CaseStatus.RESOLVED:
@@ -193,6 +210,19 @@ def _outcome(case: Case) -> str | None:
         payload = confirmation.payload
         accepted = confirmation.state is ConfirmationState.ACCEPTED
         if accepted and isinstance(payload, StatusChangePayload) and payload.resolution_summary:
-            return payload.resolution_summary
+            said = payload.resolution_summary
+            return None if said == mitigation else said
     history = [t for t in case.status_history if t.to_status is CaseStatus.RESOLVED]
     return history[-1].reason if history else None
+
+
+def _follow_up(case: Case) -> str | None:
+    """A resolved case's permanent fix not applied yet, owned by whoever resolved the case."""
+    if case.status is not CaseStatus.RESOLVED:
+        return None
+    later = [s for s in case.solutions if not s.is_mitigation and s.applied_at is None]
+    if not later:
+        return None
+    resolved = [t for t in case.status_history if t.to_status is CaseStatus.RESOLVED]
+    owner = resolved[-1].triggered_by if resolved else case.user_id
+    return f"{later[-1].title} (owner: {mention(owner)})"

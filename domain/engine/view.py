@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 
 from pydantic import ConfigDict, Field
@@ -48,6 +49,8 @@ class ConfirmationPrompt(View):
     """The answers offered, in order (how each is worded is the renderer's business)."""
     to_status: CaseStatus | None = None
     """For a status change: the status a yes moves the case to."""
+    quiet: bool = False
+    """Asked quietly (no emphasis): a minor question while the mitigation is the call to action."""
 
 
 class RequestCard(View):
@@ -127,6 +130,22 @@ class RootCauseView(View):
     caveats: list[str] = Field(default_factory=list)
 
 
+class StepView(View):
+    """A solution step a person's word recorded (applied, or it worked): who, when, and whether
+    it can still be taken back (Undo)."""
+
+    confirmation_id: str
+    solution_id: str
+    title: str
+    verified: bool = False
+    """It worked (verified); otherwise it was applied."""
+    by: str
+    at: datetime | None = None
+    undoable: bool = False
+    undone_by: str | None = None
+    """Who took it back, once it was."""
+
+
 class SolutionView(View):
     """A proposed, applied or verified solution (commands already judged: checks, actions that
     the renderer labels with what they change, and notes for withheld ones)."""
@@ -141,6 +160,13 @@ class SolutionView(View):
     implementation_steps: list[str] = Field(default_factory=list)
     commands: list[str] = Field(default_factory=list)
     risks: list[str] = Field(default_factory=list)
+    offered: bool = False
+    """A mitigation not applied yet while the case runs: its card carries "I've applied it" (and
+    "Not now", until someone said it)."""
+    deferred_by: str | None = None
+    """Who said "Not now" to applying it."""
+    applied: StepView | None = None
+    """Who said they applied it (with Undo while nothing depends on it)."""
 
 
 class EscalationOption(StrEnum):
@@ -228,9 +254,13 @@ class TurnReply(View):
     root_cause: RootCauseView | None = None
     solutions: list[SolutionView] = Field(default_factory=list)
     """Solutions proposed this turn."""
+    recorded: list[StepView] = Field(default_factory=list)
+    """Solution steps the people's words recorded this turn (not asked: said)."""
     citations: list[Citation] = Field(default_factory=list)
     escalation: EscalationView | None = None
     documents: list[DocumentView] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+    """Short, safe things to try right away, suggested this turn (already checked)."""
     summary: SummaryView
     """The case's incident summary after the turn."""
     debug: DebugInfo = Field(default_factory=DebugInfo)

@@ -128,6 +128,9 @@ class Solution(DomainModel):
     proposed_by: str = AGENT
     applied_at: AwareDatetime | None = None
     applied_by: str | None = None
+    deferred_by: str | None = None
+    """Who answered "Not now" to applying this mitigation: it stays offered, no longer the next
+    step."""
     verified_at: AwareDatetime | None = None
     verified_by: str | None = None
     verification_method: str | None = None

@@ -51,7 +51,8 @@ STAGE_FOCUS: dict[InvestigationStage, StageFocus] = {
 
 
 class InvestigationProgress(DomainModel):
-    """Milestones completed so far. Booleans only ever move from False to True."""
+    """Milestones completed so far. Booleans only ever move from False to True, except the human
+    ones (applied, verified) when a person takes their word back (Undo)."""
 
     symptom_verified: bool = False
     """Symptom confirmed with evidence."""

@@ -26,12 +26,17 @@ class ConfirmationKind(StrEnum):
 
 
 class ConfirmationState(StrEnum):
-    """A confirmation is answered once, or superseded by a newer proposal or a status change."""
+    """A confirmation is answered once, or superseded by a newer proposal or a status change.
+
+    A solution step a person recorded (applied, verified) can be taken back (Undo) while nothing
+    later depends on it: it is then UNDONE, and its effect reverted.
+    """
 
     PENDING = "pending"
     ACCEPTED = "accepted"
     REJECTED = "rejected"
     SUPERSEDED = "superseded"
+    UNDONE = "undone"
 
 
 class Decision(StrEnum):
@@ -128,6 +133,8 @@ class PendingConfirmation(DomainModel):
     answered_at: AwareDatetime | None = None
     answered_by: str | None = None
     decision: Decision | None = None
+    undone_by: str | None = None
+    """Who took the answer back (Undo), once it is UNDONE."""
 
     @property
     def kind(self) -> ConfirmationKind:

@@ -22,13 +22,12 @@ from domain.engine.apply.hypotheses import (
 from domain.engine.apply.resolution import (
     add_solutions,
     advance,
-    propose_human_milestones,
     select_path,
     update_conclusions,
     update_verification,
-    verify_prompt,
 )
 from domain.engine.apply.tools import request_tools
+from domain.engine.apply.wrapup import propose_human_milestones, resolve_prompt
 from domain.engine.context import TurnContext
 from domain.engine.schemas import (
     ConsultingResponse,
@@ -42,14 +41,10 @@ from domain.investigation.evidence import milestones_advanced_by
 from domain.investigation.verification import ProblemConfirmation
 from domain.lifecycle.confirmations import (
     ConfirmationKind,
-    ConfirmationState,
     DeliverablesPayload,
     ProblemStatementPayload,
-    SolutionAppliedPayload,
-    SolutionVerifiedPayload,
     StatusChangePayload,
 )
-from domain.lifecycle.decisions import AnswerResult
 from domain.lifecycle.status import CaseStatus
 
 _DOC_LISTS = (
@@ -79,8 +74,8 @@ def apply_consulting(ctx: TurnContext, reply: ConsultingResponse) -> None:
         consulting.problem_confirmation = ProblemConfirmation.model_validate(
             {**updates.problem_confirmation.model_dump(), "created_at": ctx.now}
         )
-    # Kept on the case but never shown in the thread: nothing withheld here is announced.
-    suggestions = ctx.log.safety.texts(updates.quick_suggestions, shown=False)
+    # Shown under the answer (a line to try now): what is withheld from them is announced.
+    suggestions = ctx.log.safety.texts(updates.quick_suggestions)
     consulting.quick_suggestions = list(
         dict.fromkeys([*consulting.quick_suggestions, *suggestions])
     )
@@ -190,41 +185,9 @@ def status_change_prompt(ctx: TurnContext, payload: StatusChangePayload) -> str:
     if payload.to_status is CaseStatus.INVESTIGATING:
         return f"You asked me to investigate: *{problem}* Is this the problem to investigate?"
     if payload.to_status is CaseStatus.RESOLVED:
-        root = (
-            case.root_cause_conclusion.root_cause
-            if case.root_cause_conclusion
-            else "not identified"
-        )
-        fix = payload.resolution_summary or "the verified solution"
-        return f"Mark this case resolved? Problem: {problem} · Root cause: {root} · Fix: {fix}"
+        return resolve_prompt(ctx, payload)
     findings = case.working_conclusion.statement if case.working_conclusion else "limited data"
     return (
         f"Close this case without a resolution? Problem: {problem} · Findings so far: {findings}. "
         "The findings are kept."
     )
-
-
-def ask_what_follows(ctx: TurnContext, result: AnswerResult) -> None:
-    """A Yes on a solution step asks the next one, so a click never leaves the case waiting:
-    applied → did it fix it?; a mitigation that fixed it → mark the case resolved? (No keeps it
-    open, for the permanent fix)."""
-    confirmation = result.confirmation
-    case = ctx.case
-    if confirmation.state is not ConfirmationState.ACCEPTED or case.is_terminal:
-        return
-    payload = confirmation.payload
-    if not isinstance(payload, SolutionAppliedPayload | SolutionVerifiedPayload):
-        return
-    solution = case.find_solution(payload.solution_id)
-    if solution is None:
-        return
-    if isinstance(payload, SolutionAppliedPayload) and solution.verified_at is None:
-        verify = SolutionVerifiedPayload(solution_id=solution.solution_id)
-        ctx.propose(verify, verify_prompt(solution, watched=True))
-    elif isinstance(payload, SolutionVerifiedPayload) and solution.is_mitigation:
-        resolve = StatusChangePayload(
-            to_status=CaseStatus.RESOLVED,
-            reason=f"“{solution.title}” fixed it",
-            resolution_summary=solution.title,
-        )
-        ctx.propose(resolve, status_change_prompt(ctx, resolve))

@@ -1,4 +1,4 @@
-"""Applying conclusions, verified facts, the path, solutions and human-action milestones."""
+"""Applying conclusions, verified facts, the path and solutions (what people did: wrapup.py)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,7 @@ from domain.investigation.verification import (
     ProblemVerification,
     determine_investigation_path,
 )
-from domain.lifecycle.confirmations import (
-    PathChoicePayload,
-    SolutionAppliedPayload,
-    SolutionVerifiedPayload,
-)
+from domain.lifecycle.confirmations import PathChoicePayload
 from domain.safety import reads_as_command
 
 HUMAN_MILESTONES = frozenset({"solution_applied", "solution_verified", "mitigation_applied"})
@@ -210,55 +206,3 @@ def select_path(ctx: TurnContext) -> None:
             f"{selection.rationale} Yes: mitigate first (stop the impact, then find the cause). "
             "No: root-cause analysis first.",
         )
-
-
-def propose_human_milestones(ctx: TurnContext, updates: InvestigationStateUpdate) -> None:
-    """Applied/verified reports become questions to the people about the named solution."""
-    milestones = updates.milestones
-    verified = _solution(
-        ctx, updates.verified_solution_id, wanted=bool(milestones.solution_verified)
-    )
-    if verified is not None and verified.verified_at is None:
-        evidence_id = ctx.evidence_id(updates.verification_evidence_id)
-        ctx.propose(
-            SolutionVerifiedPayload(solution_id=verified.solution_id, evidence_id=evidence_id),
-            verify_prompt(verified),
-        )
-    reported = bool(milestones.solution_applied or milestones.mitigation_applied)
-    applied = _solution(
-        ctx,
-        updates.applied_solution_id,
-        wanted=reported,
-        mitigation=bool(milestones.mitigation_applied),
-    )
-    if applied is not None and applied.applied_at is None and applied is not verified:
-        ctx.propose(
-            SolutionAppliedPayload(solution_id=applied.solution_id),
-            f"Has “{applied.title}” been applied?",
-        )
-
-
-def verify_prompt(solution: Solution, *, watched: bool = False) -> str:
-    """The question whether ``solution`` fixed it."""
-    ask = "Once you have watched it: did" if watched else "Did"
-    return f"{ask} “{solution.title}” fix it? Yes records it as verified" + (
-        "." if solution.is_mitigation else " and resolves the case."
-    )
-
-
-def _solution(
-    ctx: TurnContext, solution_id: str | None, *, wanted: bool, mitigation: bool = False
-) -> Solution | None:
-    """The named solution, else (when the milestone was reported) the newest fitting one."""
-    if solution_id is not None:
-        found = ctx.case.find_solution(solution_id)
-        if found is None:
-            ctx.ignore(f"unknown solution {solution_id}")
-        return found
-    if not wanted:
-        return None
-    fitting = [s for s in ctx.case.solutions if s.is_mitigation is mitigation]
-    if not fitting:
-        ctx.ignore("a solution milestone was reported but no matching solution exists")
-        return None
-    return fitting[-1]

@@ -8,13 +8,16 @@ from domain.engine.apply.reply import apply_reply
 from domain.investigation.verification import InvestigationPath, TemporalState, UrgencyLevel
 from domain.investigation.withheld import WithheldCommand
 from domain.lifecycle.confirmations import (
+    ConfirmationKind,
+    ConfirmationState,
     PathChoicePayload,
     SolutionAppliedPayload,
     SolutionVerifiedPayload,
     StatusChangePayload,
 )
+from domain.lifecycle.responders import ResponderSet, ResponderSource
 from domain.lifecycle.status import CaseStatus
-from tests.unit.domain.builders import NOW, add_solution, investigating_case
+from tests.unit.domain.builders import NOW, OPENER, add_solution, investigating_case
 from tests.unit.domain.engine.apply.investigation_cases import (
     VERIFIED,
     ctx_for,
@@ -24,7 +27,7 @@ from tests.unit.domain.engine.apply.investigation_cases import (
 from tests.unit.domain.engine.helpers import investigating, said
 
 
-def test_milestones_never_go_back_and_human_actions_are_withheld() -> None:
+def test_milestones_never_go_back_and_a_persons_word_records_what_they_did() -> None:
     case = investigating_case()
     case.progress.symptom_verified = True
     mitigation = add_solution(case, mitigation=True, title="Fail over to replica")
@@ -45,15 +48,84 @@ def test_milestones_never_go_back_and_human_actions_are_withheld() -> None:
 
     progress = case.progress
     assert progress.symptom_verified
-    assert not progress.mitigation_applied
+    # The person wrote that they failed over: recorded in their name, not asked again.
+    assert progress.mitigation_applied
+    (recorded,) = ctx.log.recorded
+    assert recorded.payload == SolutionAppliedPayload(solution_id=mitigation.solution_id)
+    assert (recorded.answered_by, recorded.state) == (OPENER, ConfirmationState.ACCEPTED)
+    # A permanent fix's verification resolves the case: that stays a question.
     assert not progress.solution_applied
     assert not progress.solution_verified
-    payloads = [c.payload for c in ctx.log.proposed]
+    payloads = [c.payload for c in ctx.log.proposed if c.is_pending]
     assert payloads == [
         SolutionVerifiedPayload(solution_id=fix.solution_id),
-        SolutionAppliedPayload(solution_id=mitigation.solution_id),
+        SolutionVerifiedPayload(solution_id=mitigation.solution_id),
     ]
     assert "resolves the case" in ctx.log.proposed[0].prompt
+
+
+def test_the_model_alone_records_nothing_a_person_did() -> None:
+    case = investigating_case()
+    mitigation = add_solution(case, mitigation=True, title="Fail over to replica")
+    ctx = ctx_for(case)  # no one wrote: the model's report is only a report
+
+    apply_reply(ctx, investigating(milestones={"mitigation_applied": True}))
+
+    assert not case.progress.mitigation_applied
+    assert ctx.log.recorded == []
+    (asked,) = ctx.log.proposed
+    assert asked.payload == SolutionAppliedPayload(solution_id=mitigation.solution_id)
+
+
+def test_a_non_responders_word_is_asked_about_not_recorded() -> None:
+    case = investigating_case()
+    add_solution(case, mitigation=True)
+    ctx = ctx_for(case, said("rolled back", by="U_VISITOR"))
+    ctx.turn = ctx.turn.model_copy(
+        update={
+            "responders": ResponderSet(
+                members=frozenset({OPENER}), source=ResponderSource.CONFIRMERS
+            )
+        }
+    )
+
+    apply_reply(ctx, investigating(milestones={"mitigation_applied": True}))
+
+    assert not case.progress.mitigation_applied
+    assert ctx.log.recorded == []
+    assert [c.kind for c in ctx.log.proposed] == [ConfirmationKind.SOLUTION_APPLIED]
+
+
+def test_a_mitigation_that_worked_by_their_data_asks_one_short_question() -> None:
+    case = investigating_case()
+    mitigation = add_solution(case, mitigation=True, title="Roll back")
+    add_solution(case, title="Restore the pool size")
+    ctx = ctx_for(case, said("rolled back at 14:18, 0 errors since"))
+
+    apply_reply(
+        ctx,
+        investigating(
+            evidence_to_add=[evidence(summary="0 errors since 14:18")],
+            milestones={"mitigation_applied": True, "solution_verified": True},
+            applied_solution_id=mitigation.solution_id,
+            verified_solution_id=mitigation.solution_id,
+            verification_evidence_id="E1",
+        ),
+    )
+
+    assert mitigation.state == "verified"
+    assert [c.kind for c in ctx.log.recorded] == [
+        ConfirmationKind.SOLUTION_APPLIED,
+        ConfirmationKind.SOLUTION_VERIFIED,
+    ]
+    (question,) = [c for c in ctx.log.proposed if c.is_pending]
+    assert isinstance(question.payload, StatusChangePayload)
+    assert question.payload.to_status is CaseStatus.RESOLVED
+    assert question.prompt == (
+        "“Roll back” worked. Resolve the case and write the report? "
+        "“Restore the pool size” stays as the follow-up."
+    )
+    assert case.status is CaseStatus.INVESTIGATING, "only a person's Yes resolves it"
 
 
 def test_a_named_verification_carries_its_evidence() -> None:
@@ -84,7 +156,7 @@ def test_a_verified_mitigation_is_asked_about_without_resolving() -> None:
 
     apply_reply(ctx, investigating(verified_solution_id=mitigation.solution_id))
 
-    assert ctx.log.proposed[0].prompt.endswith("records it as verified.")
+    assert ctx.log.proposed[0].prompt == "Did “Roll back” fix it?"
 
 
 def test_reported_milestones_without_a_matching_solution_ask_nothing() -> None:
@@ -261,5 +333,5 @@ def test_asking_to_resolve_names_the_fix() -> None:
     (confirmation,) = ctx.log.proposed
     assert isinstance(confirmation.payload, StatusChangePayload)
     assert confirmation.payload.resolution_summary == "rolled back"
-    assert "Root cause: not identified · Fix: rolled back" in confirmation.prompt
+    assert confirmation.prompt == "Fixed by: rolled back. Resolve the case and write the report?"
     assert case.status is CaseStatus.INVESTIGATING

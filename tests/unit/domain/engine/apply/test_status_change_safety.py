@@ -32,7 +32,7 @@ def test_a_command_in_the_resolution_summary_is_withheld_from_the_question() -> 
 
     (confirmation,) = ctx.log.proposed
     assert isinstance(confirmation.payload, StatusChangePayload)
-    assert "Fix: (command withheld: `kubectl` — it " in confirmation.prompt
+    assert "Fixed by: (command withheld: `kubectl` — it " in confirmation.prompt
     assert "rollout restart" not in confirmation.prompt
     assert "rollout restart" not in (confirmation.payload.resolution_summary or "")
     assert "rm -rf" not in confirmation.payload.reason
@@ -49,6 +49,7 @@ async def test_the_fix_recorded_when_a_person_accepts_shows_no_command() -> None
         ),
     )
     (question,) = asked.reply.confirmations
+    rig.llm.then("# Report\n", "# Runbook\n")  # resolving writes the report at once
 
     accepted = await rig.engine.answer_confirmation(
         case=asked.case, confirmation_id=question.confirmation_id, by=OPENER, decision=Decision.YES

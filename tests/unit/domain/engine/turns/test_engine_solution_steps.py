@@ -1,5 +1,5 @@
 """A Yes on a solution step asks the next one, so the click never leaves the case waiting:
-applied → did it fix it? → (for a mitigation) mark the case resolved?"""
+applied → did it fix it? → (for a mitigation) resolve and write the report? in one click."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ async def test_applied_asks_whether_it_fixed_it_and_a_working_mitigation_asks_to
     (resolve,) = after_fixed.reply.confirmations
     assert resolve.to_status is CaseStatus.RESOLVED
     assert after_fixed.case.status is CaseStatus.INVESTIGATING, "only the next Yes resolves it"
+    rig.llm.then("# Report\n", "# Runbook\n")
 
     resolved = await rig.engine.answer_confirmation(
         case=after_fixed.case,
@@ -49,6 +50,9 @@ async def test_applied_asks_whether_it_fixed_it_and_a_working_mitigation_asks_to
     assert resolved.case.status is CaseStatus.RESOLVED
     (solution,) = resolved.case.solutions
     assert solution.state == "attested", "the same rollback, vouched for; not a second fix"
+    written = [d.markdown for d in resolved.reply.documents]
+    assert written == ["# Report\n", "# Runbook\n"], "resolving writes the report and runbook"
+    assert not [c for c in resolved.case.confirmations if c.kind is ConfirmationKind.DELIVERABLES]
 
 
 async def test_no_on_a_step_asks_nothing_more() -> None:
