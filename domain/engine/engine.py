@@ -16,8 +16,8 @@ from domain.case import Case
 from domain.engine.answers import decision_note, typed_decision
 from domain.engine.apply.claims import correct_claims, explained
 from domain.engine.apply.reply import apply_reply
-from domain.engine.apply.wrapup import ask_what_follows
 from domain.engine.apply.tool_claims import correct_tool_claims
+from domain.engine.apply.wrapup import ask_what_follows
 from domain.engine.context import TurnContext
 from domain.engine.deliverables import (
     generate_deliverables,
@@ -57,9 +57,9 @@ from domain.lifecycle.confirmations import (
 )
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult, answer
 from domain.lifecycle.degraded import update_degraded_mode
-from domain.lifecycle.steps import record_step, undo
 from domain.lifecycle.responders import ResponderSet
 from domain.lifecycle.status import CaseStatus
+from domain.lifecycle.steps import record_step, undo
 from domain.lifecycle.turn_tracking import record_turn, snapshot
 from domain.llm import (
     LLMPort,
