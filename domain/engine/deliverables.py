@@ -51,7 +51,7 @@ async def offer_deliverables(ctx: TurnContext, knowledge: KnowledgePort) -> None
 
 
 async def request_deliverables(ctx: TurnContext, knowledge: KnowledgePort) -> None:
-    """"Resolve and write the report": the report, and a runbook unless a similar one exists,
+    """ "Resolve and write the report": the report, and a runbook unless a similar one exists,
     are to be written now (asked for with the resolution, so not offered again)."""
     case = ctx.case
     if case.status is not CaseStatus.RESOLVED or case.documentation.artifacts.case_report_offered:

@@ -310,9 +310,7 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
         citations=list(parts.citations),
         escalation=escalation_view(case),
         documents=list(parts.documents),
-        suggestions=[
-            s for s in case.consulting.quick_suggestions if s not in before.suggestions
-        ],
+        suggestions=[s for s in case.consulting.quick_suggestions if s not in before.suggestions],
         summary=summary_view(case),
         debug=_debug(parts),
     )

@@ -67,9 +67,7 @@ def propose_human_milestones(ctx: TurnContext, updates: InvestigationStateUpdate
 def record(ctx: TurnContext, payload: StepPayload, by: str) -> AnswerResult | None:
     """Record ``by``'s word on a solution step (kept in the log, so the reply says so)."""
     try:
-        result = record_step(
-            ctx.case, payload, by=by, now=ctx.now, responders=ctx.turn.responders
-        )
+        result = record_step(ctx.case, payload, by=by, now=ctx.now, responders=ctx.turn.responders)
     except DomainError as error:
         ctx.ignore(f"a solution step could not be recorded: {error}")
         return None
