@@ -71,6 +71,12 @@ GO_ON = {
 """What a click says to the model when it runs a turn: the turn moves the case on (the evidence
 to collect first, what to correct, what to try after a fix that did not work) instead of waiting
 for someone to type."""
+CANT_GET = (
+    "I can't get “{label}” (I marked it as not obtainable). What is the next-best source: "
+    "another way to get it, a proxy (a dashboard, APM, a colleague with access), or how to go "
+    "on with less confidence?"
+)
+"""What "Can't get this" says to the model: the turn offers another source instead of a dead end."""
 CORRECTED = (
     "The problem statement above is not what is going wrong. Corrected, in my words: {text}\n"
     "Restate the problem from this and ask me to confirm it."
@@ -178,6 +184,8 @@ class ClickService:
         ts = work.message_ts or await self._presenter.prompt_ts(saved, decided.confirmation_id)
         if ts:
             await self._presenter.mark_decided(saved, ts, decided, result.reply.text)
+        # Resolved or closed: the cards still open elsewhere in the thread lose their buttons.
+        await self._presenter.redraw_closed(case, saved, shown_at=ts or "")
         assert result.decided is not None  # a click always answers
         after = follow_up_note(result.decided, result.reply.documents)
         await self._follow_up(saved, result, after=after)
@@ -217,7 +225,8 @@ class ClickService:
         await self._presenter.show_header(case)
 
     async def cant_get(self, *, work: ClickWork) -> None:
-        """ "Can't get this" on an evidence request: blocked, and the case moves on."""
+        """ "Can't get this" on an evidence request: blocked, its card redrawn without the
+        button, and a turn offers the next-best source."""
         value = load_value(RequestValue, work.value)
         case = await self._case(work, value.case_id)
         request = case.find_request(value.request_id)
@@ -237,9 +246,24 @@ class ClickService:
             return result.case, result
 
         saved, result = await self._cases.update(case, block)
-        await self._presenter.show_reply(saved, result.reply)
         await self._presenter.redraw_request(saved, value.request_id)  # its button goes
-        await self._presenter.show_header(saved)
+        if self._turns is None:
+            await self._presenter.show_reply(saved, result.reply)
+            await self._presenter.show_header(saved)
+            return
+        # A turn offers the next-best source, as if the person had asked for it.
+        at = work.message_ts or case.thread_ts
+        clicked = ThreadMessage(
+            ts=f"{at}{CLICK_SUFFIX}:{request.request_id}",
+            author=work.user_id,
+            text=CANT_GET.format(label=request.label),
+        )
+        await self._turns.take_turn(
+            thread=thread_of(saved),
+            messages=[clicked],
+            work_key=f"{request.request_id}{CLICK_SUFFIX}",
+            case=saved,
+        )
 
     async def close(self, *, work: ClickWork) -> None:
         """Close on the header: asks "close without a fix?" first."""

@@ -37,11 +37,12 @@ from bot.thread.memory import (
 from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.present import tool_card
-from domain.engine.view import ConfirmationPrompt, ToolRunCard, TurnReply
+from domain.engine.view import ConfirmationPrompt, RequestCard, ToolRunCard, TurnReply
 from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
 from domain.lifecycle.confirmations import ConfirmationState, StatusChangePayload
 from domain.lifecycle.status import TERMINAL_STATUSES
 from domain.people import mention
+from domain.tools.runs import ToolRunStatus
 
 
 def digest(rendered: SlackMessage) -> str:
@@ -165,13 +166,32 @@ def lead_message(item: Lead, *, case_id: str) -> SlackMessage:
 
 
 def current(case: Case, reply: TurnReply) -> TurnReply:
-    """``reply`` with its evidence request cards as the case has them now (open or not)."""
+    """``reply`` with its evidence request cards as the case has them now (open or not).
+
+    In a finished case nothing is open any more: a request still open shows as no longer
+    needed, a run still waiting as skipped, so no card keeps a button.
+    """
     cards = []
     for card in reply.evidence_requests:
         request = case.find_request(card.request_id)
         cards.append(card.model_copy(update={"status": request.status}) if request else card)
     runs = [_run_now(case, card) for card in reply.tool_runs]
+    if case.status in TERMINAL_STATUSES:
+        cards = [_finished(card) for card in cards]
+        runs = [_finished_run(card) for card in runs]
     return reply.model_copy(update={"evidence_requests": cards, "tool_runs": runs})
+
+
+def _finished(card: RequestCard) -> RequestCard:
+    if card.status not in OPEN_STATUSES:
+        return card
+    return card.model_copy(update={"status": EvidenceStatus.OBSOLETE})
+
+
+def _finished_run(card: ToolRunCard) -> ToolRunCard:
+    if card.status is not ToolRunStatus.PENDING:
+        return card
+    return card.model_copy(update={"status": ToolRunStatus.SKIPPED})
 
 
 def _run_now(case: Case, card: ToolRunCard) -> ToolRunCard:

@@ -291,18 +291,25 @@ class ThreadPresenter(ThreadVoice):
     async def redraw_closed(self, before: Case, after: Case, *, shown_at: str = "") -> None:
         """Redraw the earlier replies whose evidence requests closed (or changed how they
         closed) between ``before`` and ``after``: once a log has arrived its card says so and
-        loses its "Can't get this" button. Each message is redrawn once; the reply just posted
-        at ``shown_at`` already shows the requests as they are."""
+        loses its "Can't get this" button. A case just resolved or closed redraws every card
+        still open (requests and tool runs), so no button is left live in a finished case. Each
+        message is redrawn once; the reply just posted at ``shown_at`` already shows the
+        requests as they are."""
         redrawn_at = {shown_at} if shown_at else set()
-        for request in after.evidence_requests:
-            earlier = before.find_request(request.request_id)
-            if earlier is None or looks(earlier.status) == looks(request.status):
-                continue
-            ts = await self._refs.ts(after, PostedKind.REQUEST, request.request_id)
+        finished = after.is_terminal and not before.is_terminal
+        keys = [
+            request.request_id
+            for request in after.evidence_requests
+            if (earlier := before.find_request(request.request_id)) is not None
+            and (looks(earlier.status) != looks(request.status) or (finished and earlier.is_open))
+        ]
+        keys += [run.run_id for run in after.tool_runs if finished and run.is_open]
+        for key in keys:
+            ts = await self._refs.ts(after, PostedKind.REQUEST, key)
             if ts is None or ts in redrawn_at:
                 continue
             redrawn_at.add(ts)
-            await self.redraw_request(after, request.request_id)
+            await self.redraw_request(after, key)
 
     async def _rewrite_superseded(self, case: Case, reply: TurnReply) -> None:
         for confirmation_id in reply.superseded_confirmation_ids:

@@ -15,7 +15,7 @@ from tests.integration.bot.harness import (
     text_of,
     with_buttons,
 )
-from tests.integration.bot.replies import logs_request_reply, statement_reply
+from tests.integration.bot.replies import chat_reply, logs_request_reply, statement_reply
 
 
 async def investigating_with_a_request(bot: BotHarness) -> str:
@@ -26,11 +26,16 @@ async def investigating_with_a_request(bot: BotHarness) -> str:
     return thread_ts
 
 
-async def test_cant_get_this_blocks_the_request_and_offers_the_alternatives(
+NEXT_BEST = "Then the error-rate panel in Grafana is the next-best source: share a screenshot."
+
+
+async def test_cant_get_this_blocks_the_request_and_a_turn_offers_the_next_best_source(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
     thread_ts = await investigating_with_a_request(bot)
     (card,) = with_buttons(bot.bot_messages(thread_ts), "fm_cant_get")
+    asked = len(bot.llm.requests)
+    bot.llm.script(chat_reply(NEXT_BEST))
 
     await bot.click(card, action_prefix="fm_cant_get")
     await bot.click(card, action_prefix="fm_cant_get")
@@ -38,9 +43,13 @@ async def test_cant_get_this_blocks_the_request_and_offers_the_alternatives(
     case = await bot.case(thread_ts)
     (request,) = case.evidence_requests
     assert request.status is EvidenceStatus.BLOCKED
-    noted = text_of(bot.bot_messages(thread_ts)[-1])
-    assert "can't get “Payments error logs”" in noted
-    assert "docker logs payments" in noted
+    assert len(bot.llm.requests) == asked + 1, "one turn, for the first click only"
+    prompt = json.dumps(bot.llm.requests[-1], ensure_ascii=False)
+    assert "I can't get “Payments error logs”" in prompt
+    assert "next-best source" in prompt
+    answer = text_of(bot.bot_messages(thread_ts)[-1])
+    assert NEXT_BEST in answer
+    assert not answer.startswith("Noted"), "not a dead end: the turn answers"
     (whisper,) = slack.ephemerals(user=OPENER)
     assert "already blocked" in whisper["text"]
     header = text_of(bot.bot_messages(thread_ts)[0])
@@ -113,3 +122,18 @@ async def test_a_listener_failure_tells_the_person_a_reference_and_no_exception_
     assert "reference" in said
     assert "KeyError" not in said
     assert all(b["type"] != "actions" for b in slack.responses[-1].get("blocks", []))
+
+
+async def test_closing_a_case_redraws_its_open_cards_without_buttons(bot: BotHarness) -> None:
+    thread_ts = await investigating_with_a_request(bot)
+    (card,) = with_buttons(bot.bot_messages(thread_ts), "fm_cant_get")
+
+    await bot.click(bot.bot_messages(thread_ts)[0], action_prefix="fm_close_case")
+    question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+    await bot.click(question, decision="yes")
+
+    assert (await bot.case(thread_ts)).status is CaseStatus.CLOSED
+    assert with_buttons(bot.bot_messages(thread_ts), "fm_cant_get") == [], "no live card"
+    (redrawn,) = [m for m in bot.bot_messages(thread_ts) if m["ts"] == card["ts"]]
+    assert "No longer needed" in text_of(redrawn)
+    assert "Payments error logs" in text_of(redrawn), "the card itself stays"
