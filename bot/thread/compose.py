@@ -15,13 +15,23 @@ import json
 from collections.abc import Mapping, Sequence
 
 from slack_sdk.models.blocks import Block
+from slack_sdk.models.views import View
 
+from bot.slack.ids import DetailsValue
+from bot.slack.render.case.decided import decided_message, replaced_message
+from bot.slack.render.case.details import details_modal
 from bot.slack.render.case.header import case_header_message
 from bot.slack.render.case.memory import seen_before_lead
-from bot.slack.render.case.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.case.prompts import confirmation_message
 from bot.slack.render.case.reply import reply_message
 from bot.slack.render.case.tools import results_lead
-from bot.slack.render.case.uploads import image_lead, no_vision, upload_lead, upload_refused
+from bot.slack.render.case.uploads import (
+    image_lead,
+    no_vision,
+    shown_findings,
+    upload_lead,
+    upload_refused,
+)
 from bot.slack.render.message import SlackMessage, divider, message
 from bot.thread.memory import (
     EarlierBlocks,
@@ -33,15 +43,26 @@ from bot.thread.memory import (
     SeenBeforeLead,
     ShownReply,
     ToolResults,
+    WrittenDown,
 )
 from domain.budget import LLMSpend
 from domain.case import Case
-from domain.engine.present import tool_card
-from domain.engine.view import ConfirmationPrompt, RequestCard, ToolRunCard, TurnReply
+from domain.engine.present import solution_view, step_view, tool_card
+from domain.engine.view import (
+    ConfirmationPrompt,
+    RequestCard,
+    SolutionView,
+    StepView,
+    ToolRunCard,
+    TurnReply,
+)
 from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
-from domain.lifecycle.confirmations import ConfirmationState, StatusChangePayload
+from domain.lifecycle.confirmations import (
+    ConfirmationState,
+    PendingConfirmation,
+    StatusChangePayload,
+)
 from domain.lifecycle.status import TERMINAL_STATUSES
-from domain.people import mention
 from domain.tools.runs import ToolRunStatus
 
 
@@ -51,17 +72,48 @@ def digest(rendered: SlackMessage) -> str:
     return hashlib.sha256(shown.encode()).hexdigest()[:32]
 
 
-def kept(reply: TurnReply, lead: Sequence[Lead], *, questions: bool) -> ShownReply:
-    """What to keep of a reply to draw it again later."""
-    return ShownReply(reply=reply, lead=list(lead), questions=questions)
+def kept(reply: TurnReply, lead: Sequence[Lead], *, questions: bool, key: str = "") -> ShownReply:
+    """What to keep of a reply to draw it again later (``key``: the work key it is kept under,
+    which its Details button names)."""
+    return ShownReply(reply=reply, lead=list(lead), questions=questions, key=key)
 
 
 def redrawn(case: Case, body: ShownReply) -> SlackMessage:
     """A kept reply as the case has it now (its questions as they were decided)."""
-    lead = lead_messages(body.lead, case_id=case.case_id)
     if body.questions:
-        return with_questions(case, body.reply, body.notes, lead=lead)
-    return led(lead, reply_message(current(case, body.reply), case_id=case.case_id))
+        return with_questions(case, body.reply, body.notes, lead=body.lead, key=body.key)
+    return answer_message(case, body.reply, lead=body.lead, key=body.key)
+
+
+def answer_message(
+    case: Case, reply: TurnReply, *, lead: Sequence[Lead] = (), key: str = ""
+) -> SlackMessage:
+    """A reply as the case has it now, without its questions: the answer, then ``lead`` (what
+    the files or tool runs it read show), then the rest, short; with a Details button when it is
+    kept under ``key`` and says more than it shows."""
+    details = DetailsValue(case_id=case.case_id, key=key) if key else None
+    return reply_message(
+        current(case, reply),
+        case_id=case.case_id,
+        lead=lead_messages(lead, case_id=case.case_id),
+        details=details,
+        more=any(_more_findings(item) for item in lead),
+    )
+
+
+def _more_findings(item: Lead) -> bool:
+    """Whether a file's findings are more than its lines in the answer show."""
+    return isinstance(item, FileRead) and len(item.report.findings) > len(
+        shown_findings(item.report.findings)
+    )
+
+
+def details_of(body: WrittenDown | ShownReply) -> View:
+    """The modal an answer's Details button opens: the reply in full, with every finding of the
+    files it read."""
+    lead = body.lead if isinstance(body, ShownReply) else []
+    reports = [item.report for item in lead if isinstance(item, FileRead)]
+    return details_modal(body.reply, reports)
 
 
 def top(case: Case, opening: ShownReply | None, spend: LLMSpend | None = None) -> SlackMessage:
@@ -79,30 +131,36 @@ def with_questions(
     reply: TurnReply,
     notes: Mapping[str, str] | None = None,
     *,
-    lead: Sequence[SlackMessage] = (),
+    lead: Sequence[Lead] = (),
+    key: str = "",
 ) -> SlackMessage:
     """The reply with each of its questions as the case has it now: asked (buttons),
-    answered (who decided what: ``notes`` by confirmation id, else a short default) or
-    replaced by a newer one; after ``lead``."""
-    shown = reply_message(current(case, reply), case_id=case.case_id)
+    answered (one line: who decided what, when) or replaced by a newer one; ``lead`` after
+    its answer."""
+    del notes  # kept with the reply, but a decided question is drawn from the case
+    shown = answer_message(case, reply, lead=lead, key=key)
     blocks = list(shown.blocks)
     for prompt in reply.confirmations:
-        blocks += question(case, prompt, (notes or {}).get(prompt.confirmation_id)).blocks
-    return led(lead, message(blocks, text=shown.text))
+        blocks += question(case, prompt).blocks
+    return message(blocks, text=shown.text)
 
 
-def question(case: Case, prompt: ConfirmationPrompt, note: str | None) -> SlackMessage:
-    """One question of a reply as it stands in ``case``."""
+def question(case: Case, prompt: ConfirmationPrompt) -> SlackMessage:
+    """One question of a reply as it stands in ``case``: asked (buttons), decided (one line)
+    or replaced (one line)."""
     confirmation = case.find_confirmation(prompt.confirmation_id)
     if confirmation is None or confirmation.state is ConfirmationState.PENDING:
         final = is_final(case, prompt.confirmation_id)
         return confirmation_message(prompt, case_id=case.case_id, final=final)
+    return settled(confirmation)
+
+
+def settled(confirmation: PendingConfirmation) -> SlackMessage:
+    """A question no longer asked, in one line: who decided what and when, or that a newer
+    question replaced it."""
     if confirmation.state is ConfirmationState.SUPERSEDED:
-        return superseded_message(prompt.prompt)
-    decision = confirmation.decision.value if confirmation.decision else "answered"
-    who = mention(confirmation.answered_by) if confirmation.answered_by else "Someone"
-    said = note or f"{who} answered {decision}."
-    return decided_message(said, accepted=confirmation.state is ConfirmationState.ACCEPTED)
+        return replaced_message(confirmation.prompt)
+    return decided_message(confirmation)
 
 
 def is_final(case: Case, confirmation_id: str) -> bool:
@@ -179,7 +237,29 @@ def current(case: Case, reply: TurnReply) -> TurnReply:
     if case.status in TERMINAL_STATUSES:
         cards = [_finished(card) for card in cards]
         runs = [_finished_run(card) for card in runs]
-    return reply.model_copy(update={"evidence_requests": cards, "tool_runs": runs})
+    solutions = [_solution_now(case, view) for view in reply.solutions]
+    recorded = [_step_now(case, view) for view in reply.recorded]
+    return reply.model_copy(
+        update={
+            "evidence_requests": cards,
+            "tool_runs": runs,
+            "solutions": solutions,
+            "recorded": recorded,
+        }
+    )
+
+
+def _solution_now(case: Case, view: SolutionView) -> SolutionView:
+    """A solution's card as the case has it now: offered (buttons), applied (Undo), verified."""
+    solution = case.find_solution(view.solution_id)
+    return solution_view(solution, case) if solution is not None else view
+
+
+def _step_now(case: Case, view: StepView) -> StepView:
+    """A recorded step as it stands: Undo only while nothing depends on it."""
+    confirmation = case.find_confirmation(view.confirmation_id)
+    now = step_view(case, confirmation) if confirmation is not None else None
+    return now or view
 
 
 def _finished(card: RequestCard) -> RequestCard:

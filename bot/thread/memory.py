@@ -127,6 +127,9 @@ class ShownReply(_Shape):
     questions: bool = False
     notes: dict[str, str] = Field(default_factory=dict)
     """How each question was decided, by confirmation id ("✅ alice resolved it")."""
+    key: str = ""
+    """The work key the reply is kept under (its Details button finds it there); "" for a reply
+    not kept under one."""
 
     def decided(self, notes: dict[str, str]) -> ShownReply:
         """The same reply with more questions decided."""

@@ -14,21 +14,24 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 
+from slack_sdk.models.views import View
+
 from bot.inbox.work import ThreadRef
 from bot.slack.ids import RetryValue
-from bot.slack.render.case.prompts import confirmation_message, decided_message, superseded_message
+from bot.slack.render.case.prompts import confirmation_message
 from bot.slack.render.case.reply import reply_message
 from bot.slack.render.errors import with_retry
 from bot.slack.render.limits import fit, fits
 from bot.thread.compose import (
+    answer_message,
+    details_of,
     digest,
     is_final,
     kept,
-    lead_messages,
-    led,
     looks,
     only_documents,
     redrawn,
+    settled,
     top,
     with_questions,
 )
@@ -38,7 +41,7 @@ from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, ReplyKind, TurnReply
-from domain.lifecycle.confirmations import ConfirmationState, PendingConfirmation
+from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.records import PostedKind
 
@@ -129,6 +132,12 @@ class ThreadPresenter(ThreadVoice):
             await self.show_reply(case, body.reply, key=work_key)
         return True
 
+    async def details(self, case: Case, key: str) -> View | None:
+        """The modal an answer's Details button opens: the reply kept under ``key`` in full
+        (None when nothing is kept there)."""
+        body = await self._refs.kept(case, PostedKind.REPLY, key)
+        return details_of(body) if isinstance(body, WrittenDown | ShownReply) else None
+
     async def show_reply(
         self,
         case: Case,
@@ -164,17 +173,15 @@ class ThreadPresenter(ThreadVoice):
             if at:
                 return at
             await self.show_header(case)  # too long to share a message: the summary first
-        together = with_questions(case, reply, lead=lead_messages(lead, case_id=case.case_id))
+        together = with_questions(case, reply, lead=lead, key=key)
         alone = not reply.confirmations or len(fit(together)) > 1
-        opening = lead_messages(lead, case_id=case.case_id)
-        rendered = led(opening, reply_message(reply, case_id=case.case_id)) if alone else together
+        rendered = answer_message(case, reply, lead=lead, key=key) if alone else together
         if reference:
             rendered = with_retry(rendered, reference=reference, retry=retry)
         at = await self.post(case, rendered)
-        if key:
-            body = WrittenDown(reply=reply)
-            await self._refs.remember(case, PostedKind.REPLY, at, key, body=body)
-        shown = kept(reply, lead, questions=not alone)
+        shown = kept(reply, lead, questions=not alone, key=key)
+        if key:  # kept as shown: a redraw, and its Details, find what it opened with
+            await self._refs.remember(case, PostedKind.REPLY, at, key, body=shown)
         if alone:
             await self.show_prompts(case, reply.confirmations)
         else:
@@ -193,7 +200,7 @@ class ThreadPresenter(ThreadVoice):
     ) -> str:
         """The case's summary and first answer as the thread's first message; "" (nothing
         posted) when together they would not fit one message."""
-        opening = kept(reply, lead, questions=True)
+        opening = kept(reply, lead, questions=True, key=key)
         rendered = top(case, opening, await self._spend(case))
         if not fits(rendered, room=SUMMARY_GROWTH):
             return ""
@@ -201,7 +208,7 @@ class ThreadPresenter(ThreadVoice):
             channel=case.channel_id, thread_ts=case.thread_ts, message=rendered
         )
         await self._refs.set_header(case, at, digest=digest(rendered), opening=opening)
-        await self._refs.remember(case, PostedKind.REPLY, at, key, body=WrittenDown(reply=reply))
+        await self._refs.remember(case, PostedKind.REPLY, at, key, body=opening)
         for prompt in reply.confirmations:
             await self._refs.remember(
                 case, PostedKind.PROMPT, at, prompt.confirmation_id, body=AtTheTop()
@@ -261,9 +268,8 @@ class ThreadPresenter(ThreadVoice):
             body = body.decided({cid: note})
             await self.surface.update(channel=case.channel_id, ts=ts, message=redrawn(case, body))
             await self._keep_notes(case, ts, body)
-        else:
-            accepted = confirmation.state is ConfirmationState.ACCEPTED
-            rendered = decided_message(note, accepted=accepted)
+        else:  # a question posted on its own: one line now
+            rendered = settled(confirmation)
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
     async def _keep_notes(self, case: Case, ts: str, body: ShownReply) -> None:
@@ -321,9 +327,6 @@ class ThreadPresenter(ThreadVoice):
             if isinstance(body, AtTheTop):
                 await self.show_header(case)
                 continue
-            rendered = (
-                redrawn(case, body)
-                if isinstance(body, ShownReply)
-                else superseded_message(confirmation.prompt)
-            )
+            shown = isinstance(body, ShownReply)
+            rendered = redrawn(case, body) if shown else settled(confirmation)
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)

@@ -68,6 +68,7 @@ class Jobs:
             ActionId.RUN_TOOL: services.tools.run if services.tools else _no_tools,
             ActionId.SKIP_TOOL: services.tools.skip if services.tools else _no_tools,
             ActionId.USE_RUNBOOK: services.memory.use_runbook if services.memory else _no_memory,
+            ActionId.DETAILS: _details_late,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
 
@@ -185,6 +186,11 @@ async def _no_tools(*, work: ClickWork) -> None:
 
 async def _no_memory(*, work: ClickWork) -> None:
     raise BotError("Past cases cannot be searched here, so there is no runbook to post.")
+
+
+async def _details_late(*, work: ClickWork) -> None:
+    """Details opens its modal in the listener; a click recorded instead found it could not."""
+    raise BotError("I couldn't open the details in time: click 🔍 Details again.")
 
 
 def _thread_of(work: Work) -> ThreadRef | None:

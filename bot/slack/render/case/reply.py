@@ -1,10 +1,27 @@
-"""A turn's reply: the answer, evidence request cards, hypotheses, root cause, fixes, sources."""
+"""A turn's reply, the answer first and short.
+
+It opens with what it concludes or needs (its prose, about 600 characters), then what the files
+just shared show (at most three findings, `uploads.py`), the evidence it asks for and the tool
+runs, the root cause in two lines with its confidence, the mitigation with its command and the
+permanent fix in a line. The rest (the whole prose, every finding, the hypotheses, the evidence
+for and missing, the alternatives and caveats, the steps and risks) is behind **Details**, a
+modal (`details.py`); an answer that has no such button shows the rest under it.
+"""
 
 from __future__ import annotations
 
-from slack_sdk.models.blocks import Block
+from collections.abc import Sequence
 
-from bot.slack.ids import ActionId, RequestValue, action_id
+from slack_sdk.models.blocks import Block, ButtonElement
+
+from bot.slack.ids import ActionId, DetailsValue, RequestValue, action_id
+from bot.slack.render.case.details import (
+    confidence_words,
+    hypotheses_text,
+    root_cause_text,
+    solution_state,
+    solution_text,
+)
 from bot.slack.render.case.feedback import feedback_blocks
 from bot.slack.render.case.runnable import commands_text, unchecked
 from bot.slack.render.case.tools import tool_cards
@@ -19,10 +36,9 @@ from bot.slack.render.message import (
     message,
     sections,
 )
-from bot.slack.render.text import code, code_block, escape, humanize, percent, shorten
+from bot.slack.render.text import code, code_block, escape, humanize, percent, shorten, split_text
 from domain.engine.view import (
     EscalationView,
-    HypothesisView,
     ReplyKind,
     RequestCard,
     RootCauseView,
@@ -32,22 +48,42 @@ from domain.engine.view import (
 from domain.investigation.evidence_requests import OPEN_STATUSES, EvidenceStatus
 from domain.knowledge import Citation
 
+ANSWER_CHARS = 600
+"""The prose an answer opens with; the rest of it is in its Details."""
+CAUSE_CHARS = 300
+HOW_CHARS = 200
+RISK_CHARS = 160
+SUGGESTION_CHARS = 80
+MAX_SUGGESTIONS = 3
 MAX_CITATIONS = 8
 REQUEST_CLOSED = {
     EvidenceStatus.COMPLETE: "✅ Received",
     EvidenceStatus.BLOCKED: "🚫 Marked as not obtainable",
 }
 """What a request card says instead of its button once it is no longer open."""
-MAX_HYPOTHESES = 5
-SOLUTION_STATES = {"attested": "applied; people say it works, not verified by evidence"}
-"""How a solution's state reads where the plain word would overstate it."""
+DETAILS_LABEL = "🔍 Details"
 
 
-def reply_message(reply: TurnReply, *, case_id: str) -> SlackMessage:
-    """Everything a turn says, except its confirmation prompts (posted on their own)."""
-    blocks: list[Block] = []
-    blocks += sections(_answer(reply))
+def reply_message(
+    reply: TurnReply,
+    *,
+    case_id: str,
+    lead: Sequence[SlackMessage] = (),
+    details: DetailsValue | None = None,
+    more: bool = False,
+) -> SlackMessage:
+    """Everything a turn says, except its confirmation prompts (posted on their own): the
+    answer, then ``lead`` (what the files or tool runs it read show), then the rest, short.
+
+    ``details``: where the whole reply is kept, for its Details button (without it, the rest is
+    shown under the answer); ``more``: the lead has more than it shows (a file's other findings).
+    """
+    opening, cut = answer_text(reply, short=details is not None)
+    blocks: list[Block] = [*sections(opening)]
+    for part in lead:
+        blocks += [divider(), *part.blocks] if blocks else list(part.blocks)
     blocks += context(*(f"ℹ️ {escape(note)}" for note in reply.notices))
+    blocks += context(suggestions_text(reply.suggestions))
     shown = {card.request_id for card in reply.evidence_requests}
     for card in reply.evidence_requests:
         blocks += request_card(card, case_id=case_id)
@@ -55,35 +91,129 @@ def reply_message(reply: TurnReply, *, case_id: str) -> SlackMessage:
         blocks += tool_cards(attached, case_id=case_id)
     alone = [run for run in reply.tool_runs if run.request_id not in shown]
     blocks += tool_cards(alone, case_id=case_id)
+    full = details is None  # nowhere to open the rest from: shown here
     if reply.kind is ReplyKind.ANSWER:
-        blocks += _conclusions(reply)
+        blocks += _full_conclusions(reply) if full else _conclusions(reply)
         blocks += feedback_blocks(reply.root_cause, case_id=case_id)
-    for solution in reply.solutions:
-        blocks += [divider(), *sections(solution_text(solution))]
+    if full:
+        for solution in reply.solutions:
+            blocks += [divider(), *sections(solution_text(solution))]
+    elif reply.solutions:
+        lines = "\n".join(solution_line(solution) for solution in reply.solutions)
+        blocks += [divider(), *sections(lines)]
     if reply.escalation is not None:
         blocks += [divider(), *sections(escalation_text(reply.escalation))]
     blocks += context(citations_text(reply.citations))
-    return message(blocks, text=_answer(reply))
+    if details is not None and (cut or more or has_details(reply)):
+        blocks += actions([details_button(details)])
+    return message(blocks, text=opening)
 
 
-def _answer(reply: TurnReply) -> str:
+def answer_text(reply: TurnReply, *, short: bool) -> tuple[str, bool]:
+    """The prose the answer opens with (``short``: its first ~600 characters, cut between
+    sentences), and whether it was cut."""
     text = to_mrkdwn(reply.text.strip()) or "…"
-    return f"⚠️ {text}" if reply.kind is ReplyKind.FAULT else text
+    cut = False
+    if short and len(text) > ANSWER_CHARS:
+        text, cut = split_text(text, ANSWER_CHARS)[0].rstrip() + " …", True
+    return (f"⚠️ {text}" if reply.kind is ReplyKind.FAULT else text), cut
 
 
-def _conclusions(reply: TurnReply) -> list[Block]:
+def details_button(details: DetailsValue) -> ButtonElement:
+    """Opens the whole reply in a modal."""
+    return button(DETAILS_LABEL, action_id=action_id(ActionId.DETAILS), value=details.dump())
+
+
+def has_details(reply: TurnReply) -> bool:
+    """Whether the reply says more than its short form shows."""
+    if reply.kind is ReplyKind.ANSWER:
+        root = reply.root_cause
+        if reply.hypotheses and (root is not None or reply.working_conclusion is not None):
+            return True
+        if len(reply.hypotheses) > 1:
+            return True
+        if root is not None and (
+            root.supporting_evidence
+            or root.missing_evidence
+            or root.alternative_explanations
+            or root.caveats
+            or len(root.mechanism) > HOW_CHARS
+            or len(root.root_cause) > CAUSE_CHARS
+        ):
+            return True
+    return any(_solution_has_more(s) for s in reply.solutions)
+
+
+def _solution_has_more(solution: SolutionView) -> bool:
+    if not solution.is_mitigation:
+        return bool(solution.longterm_fix or solution.implementation_steps or solution.commands)
+    said = {solution.title, None, ""}
+    return bool(
+        solution.implementation_steps
+        or solution.immediate_action not in said
+        or solution.longterm_fix not in said
+        or len("; ".join(solution.risks)) > RISK_CHARS
+    )
+
+
+def _full_conclusions(reply: TurnReply) -> list[Block]:
     blocks: list[Block] = []
     if reply.hypotheses:
         blocks += [divider(), *sections(hypotheses_text(reply.hypotheses))]
     if reply.root_cause is not None:
-        blocks += [divider(), *sections(root_cause_text(reply.root_cause))]
-    elif reply.working_conclusion is not None:
+        return [*blocks, divider(), *sections(root_cause_text(reply.root_cause))]
+    return blocks + _conclusions(reply.model_copy(update={"hypotheses": []}))
+
+
+def _conclusions(reply: TurnReply) -> list[Block]:
+    if reply.root_cause is not None:
+        return [divider(), *sections(root_cause_lines(reply.root_cause))]
+    if reply.working_conclusion is not None:
         conclusion = reply.working_conclusion
-        blocks += context(
+        return context(
             f"*Likely cause so far* ({percent(conclusion.confidence)}): "
-            f"{escape(conclusion.statement)}"
+            f"{escape(shorten(conclusion.statement, CAUSE_CHARS))}"
         )
-    return blocks
+    if reply.hypotheses:
+        top = reply.hypotheses[0]
+        others = len(reply.hypotheses) - 1
+        more = f" · {others} more in Details" if others else ""
+        return context(
+            f"🧪 Leading hypothesis ({percent(top.likelihood)}): "
+            f"{escape(shorten(top.statement, CAUSE_CHARS))}{more}"
+        )
+    return []
+
+
+def root_cause_lines(root: RootCauseView) -> str:
+    """The root cause in two lines: what, with its confidence; how."""
+    lines = [
+        f"*🎯 Root cause* ({confidence_words(root)}): "
+        f"{escape(shorten(root.root_cause, CAUSE_CHARS))}"
+    ]
+    if root.mechanism:
+        lines.append(f"_How:_ {escape(shorten(root.mechanism, HOW_CHARS))}")
+    return "\n".join(lines)
+
+
+def solution_line(solution: SolutionView) -> str:
+    """A mitigation with its commands (and its risk, in a line); a fix in one line (its steps
+    are in the Details)."""
+    state = solution_state(solution)
+    if not solution.is_mitigation:
+        return f"*🛠️ Then, the fix:* {escape(shorten(solution.title, CAUSE_CHARS))} _({state})_"
+    lines = [f"*🩹 Mitigation: {escape(solution.title)}* _({state})_"]
+    if solution.commands:
+        lines.append(commands_text(solution.commands))
+    if solution.risks:
+        lines.append("*Risk:* " + escape(shorten("; ".join(solution.risks), RISK_CHARS)))
+    return "\n".join(lines)
+
+
+def suggestions_text(suggestions: Sequence[str]) -> str:
+    """Short, safe things to try right away, in one line."""
+    shown = [to_mrkdwn(shorten(s, SUGGESTION_CHARS)) for s in suggestions[:MAX_SUGGESTIONS]]
+    return "💡 *Try now:* " + " · ".join(shown) if shown else ""
 
 
 def request_card(card: RequestCard, *, case_id: str) -> list[Block]:
@@ -130,59 +260,6 @@ def _where_to_look(card: RequestCard) -> str:
     return "\n".join(lines)
 
 
-def hypotheses_text(hypotheses: list[HypothesisView]) -> str:
-    """Hypotheses still in play, most likely first."""
-    shown = hypotheses[:MAX_HYPOTHESES]
-    lines = [
-        f"{percent(h.likelihood)} · {escape(shorten(h.statement, 300))} "
-        f"_({humanize(h.status.value).lower()})_"
-        for h in shown
-    ]
-    more = len(hypotheses) - len(shown)
-    extra = f"\n…and {more} more" if more > 0 else ""
-    return "*🧪 Hypotheses*\n" + bullets(lines) + extra
-
-
-def root_cause_text(root: RootCauseView) -> str:
-    """The root cause with its confidence and the evidence for and missing."""
-    lines = [
-        f"*🎯 Root cause* · {humanize(root.confidence_level.value)} "
-        f"({percent(root.confidence_score)}: {escape(root.rubric)})",
-        escape(root.root_cause),
-    ]
-    if root.mechanism:
-        lines.append(f"_How:_ {escape(root.mechanism)}")
-    if root.supporting_evidence:
-        items = (escape(e.summary) for e in root.supporting_evidence)
-        lines.append("*Supporting evidence:*\n" + bullets(items))
-    if root.missing_evidence:
-        lines.append("*Missing evidence:*\n" + bullets(escape(m) for m in root.missing_evidence))
-    if root.alternative_explanations:
-        alternatives = (escape(a) for a in root.alternative_explanations)
-        lines.append("*Also possible:*\n" + bullets(alternatives))
-    if root.caveats:
-        lines.append("*Caveats:* " + escape("; ".join(root.caveats)))
-    return "\n".join(lines)
-
-
-def solution_text(solution: SolutionView) -> str:
-    """A mitigation or fix: what to do, commands (already checked), risks."""
-    kind = "🩹 Mitigation" if solution.is_mitigation else "🛠️ Fix"
-    state = SOLUTION_STATES.get(solution.state, solution.state)
-    lines = [f"*{kind}: {escape(solution.title)}* _({state})_"]
-    for label, text in (("Now", solution.immediate_action), ("Long term", solution.longterm_fix)):
-        if text and text != solution.title:  # a fix people described is its own title
-            lines.append(f"*{label}:* {escape(text)}")
-    if solution.implementation_steps:
-        steps = (f"{n}. {escape(s)}" for n, s in enumerate(solution.implementation_steps, 1))
-        lines.append("\n".join(steps))
-    if solution.commands:
-        lines.append(commands_text(solution.commands))
-    if solution.risks:
-        lines.append("*Risks:* " + escape("; ".join(solution.risks)))
-    return "\n".join(lines)
-
-
 def escalation_text(escalation: EscalationView) -> str:
     """Degraded mode: why, the options (answer by writing one), what to share."""
     advice = "I recommend escalating now." if escalation.recommended else "Options:"
@@ -197,10 +274,29 @@ def escalation_text(escalation: EscalationView) -> str:
 
 
 def citations_text(citations: list[Citation]) -> str:
-    """Sources line: `app.log:1045 (14:32:15Z)`, `Runbook › Section`."""
+    """Sources in one line, each file named once: `app.log` :36-43, :50 · `Runbook › Section`."""
     if not citations:
         return ""
-    labels = list(dict.fromkeys(c.label() for c in citations))
+    by_source: dict[str, list[str]] = {}
+    for citation in citations:
+        places = by_source.setdefault(citation.source, [])
+        place = _place(citation)
+        if place and place not in places:
+            places.append(place)
+    labels = [
+        code(source) + (" " + ", ".join(places) if places else "")
+        for source, places in by_source.items()
+    ]
     shown = labels[:MAX_CITATIONS]
-    more = f" (+{len(labels) - len(shown)} more)" if len(labels) > len(shown) else ""
-    return "📎 Sources: " + " · ".join(code(label) for label in shown) + more
+    more = len(labels) - len(shown)
+    extra = f" (+{more} more)" if more > 0 else ""
+    return "📎 " + " · ".join(shown) + extra
+
+
+def _place(citation: Citation) -> str:
+    """Where in its source: `:36-43`, or a section."""
+    if citation.line_start is not None:
+        end = citation.line_end
+        lines = f"{citation.line_start}-{end}" if end and end != citation.line_start else ""
+        return code(f":{lines or citation.line_start}")
+    return f"› {escape(citation.section)}" if citation.section else ""

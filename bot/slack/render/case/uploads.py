@@ -1,7 +1,9 @@
 """What an uploaded file turned out to contain: its findings, each cited, in a few lines.
 
-Sized for a phone: at most five findings, one line each, errors and warnings first, then what
-changed; the counts go in one short context line.
+Sized for a phone: at most three findings, one line each, errors and warnings first, then what
+changed; the file is named once, above them, so each cites only its lines and times (`:40–148
+(14:05–14:13)`); the counts go in one short context line. Every finding, cited in full, is in the
+answer's Details (`file_details`).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from slack_sdk.models.blocks import Block
 
 from bot.slack.render.message import SlackMessage, bullets, context, message, sections
 from bot.slack.render.text import code, escape, shorten
-from domain.knowledge import Finding, FindingKind, IngestReport, ToolStatus
+from domain.knowledge import Citation, Finding, FindingKind, IngestReport, ToolStatus
 
-MAX_FINDINGS = 5
+MAX_FINDINGS = 3
 # When errors fill the list, this many places stay for what changed before them.
-CHANGE_PLACES = 2
-GIST_CHARS = 90
+CHANGE_PLACES = 1
+GIST_CHARS = 80
 _CHANGE_ORDER = (FindingKind.CHANGED, FindingKind.SURGE, FindingKind.NEW)
 _ICONS = {"CRITICAL": "🔴", "ERROR": "🔴", "WARN": "🟠"}
 
@@ -77,24 +79,65 @@ def shown_findings(findings: list[Finding]) -> list[Finding]:
     return kept_problems + changes[: MAX_FINDINGS - len(kept_problems)]
 
 
-def finding_line(finding: Finding) -> str:
-    """One line: what kind, how often, the message with its values, and where."""
-    first = code(finding.first.label())
+def finding_line(finding: Finding, *, full: bool = False) -> str:
+    """One line: what kind, how often, the message with its values, and where (``full``: each
+    citation with its file, as the Details show it; else its lines and times only)."""
     if finding.kind is FindingKind.CHANGED and finding.since is not None:
-        return f"🔧 *Changed* {escape(finding.changed or '')} · {code(finding.since.label())}"
+        return f"🔧 *Changed* {escape(finding.changed or '')} · {_cite(finding.since, full)}"
     # The icon says the level; on a phone the pod, thread, logger and syslog prefix only push
     # the message out of sight (the model is given the whole line and those around it).
     gist = escape(shorten(finding.message, GIST_CHARS))
     if finding.kind is FindingKind.SURGE and finding.since is not None:
         rate = f"×{finding.rate_factor:.0f} rate" if finding.rate_factor else "faster"
-        return f"📈 *{rate}* {gist} · from {code(finding.since.label())}"
-    span = first if finding.count == 1 else f"{first} → {code(finding.last.label())}"
+        return f"📈 *{rate}* {gist} · from {_cite(finding.since, full)}"
+    span = _span(finding, full)
     if finding.kind is FindingKind.NEW:
         times = f" ×{finding.count:,}" if finding.count > 1 else ""
         return f"🆕 *New{times}* {gist} · {span}"
     new = ", new" if finding.new else ""
     icon = _ICONS.get(finding.severity or "", "🔴")
     return f"{icon} *{finding.severity} ×{finding.count:,}{new}* {gist} · {span}"
+
+
+def _cite(citation: Citation, full: bool) -> str:
+    """``full``: `app.log:40 (14:05:28Z)`; else `:40` (14:05:28), its file named above it."""
+    if full:
+        return code(citation.label())
+    when = f" ({_utc(citation.timestamp):%H:%M:%S})" if citation.timestamp else ""
+    return f"{code(f':{_lines(citation)}')}{when}"
+
+
+def _span(finding: Finding, full: bool) -> str:
+    """Where a message occurs: one line, or its first and last (short: `:40–148` (14:05–14:13))."""
+    first, last = finding.first, finding.last
+    if finding.count == 1 or first.line_start is None or last.line_start is None:
+        return _cite(first, full)
+    if full:
+        return f"{code(first.label())} → {code(last.label())}"
+    when = ""
+    if first.timestamp and last.timestamp:
+        when = f" ({_utc(first.timestamp):%H:%M}–{_utc(last.timestamp):%H:%M})"
+    return f"{code(f':{first.line_start}–{last.line_end or last.line_start}')}{when}"
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
+
+
+def _lines(citation: Citation) -> str:
+    start, end = citation.line_start, citation.line_end
+    if start is None:
+        return "?"
+    return f"{start}–{end}" if end is not None and end != start else str(start)
+
+
+def file_details(report: IngestReport) -> str:
+    """Every finding of a file, each cited in full, then its counts: what its Details show."""
+    head = f"📄 {code(report.source)}"
+    if not report.findings:
+        return f"{head}: nothing stands out.\n{counts_line(report)}"
+    lines = bullets(finding_line(f, full=True) for f in report.findings)
+    return f"{head} — every finding:\n{lines}\n{counts_line(report)}"
 
 
 def counts_line(report: IngestReport, *, hidden: int = 0) -> str:

@@ -143,7 +143,8 @@ def test_an_upload_summary_shows_its_findings_cited_by_line_then_the_counts() ->
     rendered = upload_summary(ingest_report())
     text = json.dumps(rendered.block_dicts(), ensure_ascii=False)
     assert "ERROR ×37, new" in text
-    assert "`payments.log:812 (14:41:15Z)`" in text
+    assert "📄 `payments.log` — what stands out" in text, "the file is named once, above"
+    assert "`:812–1990` (14:41–14:59)" in text, "each finding cites its lines and times only"
     assert "maximumPoolSize=50 → maximumPoolSize=10" in text
     assert "37 errors, 4 warnings" in text
     snapshot("upload_summary", rendered)

@@ -50,6 +50,6 @@ def test_a_changed_setting_says_its_value_before_and_after_where_it_changed() ->
     )
 
     assert finding_line(finding) == (
-        "🔧 *Changed* max.poll.records = 500 → max.poll.records = 5000 · "
-        "`fulfillment-worker.log:70 (10:06:21Z)`"
+        "🔧 *Changed* max.poll.records = 500 → max.poll.records = 5000 · `:70` (10:06:21)"
     )
+    assert finding_line(finding, full=True).endswith("`fulfillment-worker.log:70 (10:06:21Z)`")
