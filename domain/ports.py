@@ -59,9 +59,10 @@ class CaseRepository(Protocol):
         *,
         open_only: bool = True,
         user_id: str | None = None,
+        channel_id: str | None = None,
         limit: int = 20,
     ) -> list[Case]:
-        """Recent cases of a workspace, newest first."""
+        """Recent cases of a workspace, newest first (``channel_id``: only that channel's)."""
         ...
 
     async def find_confirmation(

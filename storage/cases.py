@@ -117,9 +117,11 @@ class SqlCaseRepository:
         *,
         open_only: bool = True,
         user_id: str | None = None,
+        channel_id: str | None = None,
         limit: int = 20,
     ) -> list[Case]:
-        """Recent cases of a workspace, newest first (``user_id``: opened or took part)."""
+        """Recent cases of a workspace, newest first (``user_id``: opened or took part;
+        ``channel_id``: only that channel's)."""
         query = (
             select(CaseRow)
             .where(CaseRow.team_id == team_id)
@@ -127,6 +129,8 @@ class SqlCaseRepository:
         )
         if open_only:
             query = query.where(CaseRow.status.in_(OPEN_STATUSES))
+        if channel_id is not None:
+            query = query.where(CaseRow.channel_id == channel_id)
         async with self._sessions() as session:
             if user_id is None:
                 return [to_case(row) for row in await session.scalars(query.limit(limit))]

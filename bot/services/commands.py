@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from bot.inbox.work import CommandWork
+from bot.inbox.work import ClickWork, CommandWork
 from bot.services.cases import CaseStore
 from bot.services.outcomes import DEFAULT_LAST, OutcomeService
 from bot.services.proposals import CloseRequests
 from bot.services.scoring.service import ScoringService
-from bot.slack.ids import Subcommand
+from bot.slack.ids import CaseValue, Subcommand, load_value
 from bot.thread.replies import (
     Calibration,
     CaseList,
@@ -29,10 +29,17 @@ from bot.thread.replies import (
 )
 from domain.budget import LLMSpend
 from domain.case import Case
+from domain.errors import NotFoundError
 from domain.knowledge import KnowledgePort
 from domain.ports import LLMCallRepository
 
 LIST_LIMIT = 20
+HERE_LIMIT = 5
+"""Open cases `/fm status` lists for a channel (a short list; `/fm cases` has them all)."""
+NONE_HERE = (
+    "No open case in this channel. `/fm status <case>` shows any case (e.g. "
+    "`/fm status FM-7K3Q`); `/fm cases` lists the open ones."
+)
 KB_LIMIT = 5
 KB_ADD_IN_SLACK = "`/fm kb add` opens a form in Slack; here, use `fm kb ingest --kb user:<id>`."
 FORCE = "--force"
@@ -122,9 +129,39 @@ class CommandService:
         return CaseList([self._costed(case, spent.get(case.case_id)) for case in cases])
 
     async def _status(self, work: CommandWork, args: list[str]) -> CommandAnswer:
+        if not args:
+            return await self._here(work)
         case = await self._find(work, args)
         if case is None:
             return _which_case(args, "status")
+        return await self._status_of(case)
+
+    async def _here(self, work: CommandWork) -> CommandAnswer:
+        """`/fm status` alone. Slack does not say which thread a command was typed in, so it
+        answers for the channel: its one open case's status, or its open cases listed with a
+        button each; with none, how to name a case."""
+        cases = await self._cases.repository.list_cases(
+            work.team_id, channel_id=work.channel_id, limit=HERE_LIMIT + 1
+        )
+        if not cases:
+            return Note(NONE_HERE)
+        if len(cases) == 1:
+            return await self._status_of(cases[0])
+        spent = await self._spent(cases[:HERE_LIMIT])
+        listed = [self._costed(case, spent.get(case.case_id)) for case in cases[:HERE_LIMIT]]
+        return CaseList(listed, here=True, more=len(cases) > HERE_LIMIT)
+
+    async def case_status(self, *, work: ClickWork) -> None:
+        """A case's button in a channel's list of open cases: its status, privately."""
+        value = load_value(CaseValue, work.value)
+        case = await self._cases.get(value.case_id)
+        if case.team_id != work.team_id:
+            raise NotFoundError("case of another workspace")
+        await self._replies.answer(
+            await self._status_of(case), channel=work.channel_id, user=work.user_id
+        )
+
+    async def _status_of(self, case: Case) -> CommandAnswer:
         spent = await self._spent([case])
         return CaseStatus(self._costed(case, spent.get(case.case_id, LLMSpend())))
 

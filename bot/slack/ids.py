@@ -49,6 +49,8 @@ class ActionId(StrEnum):
     """"Skip" on a tool run the model asked for (value: ToolRunValue)."""
     USE_RUNBOOK = "fm_use_runbook"
     """"📚 Use its runbook" on a past case the new one looks like (value: RunbookValue)."""
+    CASE_STATUS = "fm_case_status"
+    """A case's button in `/fm status`'s list of a channel's open cases (value: CaseValue)."""
     DETAILS = "fm_details"
     """"Details" under an answer: opens a modal with the whole reply (value: DetailsValue)."""
 

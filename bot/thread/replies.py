@@ -17,6 +17,7 @@ from bot.slack.render.commands import (
     CaseLink,
     case_list,
     case_status,
+    channel_cases,
     help_message,
     kb_results,
     notice,
@@ -68,6 +69,10 @@ class CaseList:
     """Open cases, each with a link to its thread."""
 
     cases: Sequence[Costed]
+    here: bool = False
+    """Only the channel's the command was typed in, each with a button for its status."""
+    more: bool = False
+    """The channel has more open cases than are listed."""
 
 
 @dataclass(frozen=True)
@@ -175,8 +180,9 @@ class Replies:
                 return help_message(problem)
             case Note(text=text):
                 return notice(text)
-            case CaseList(cases=cases):
-                return case_list([await self._linked(item) for item in cases])
+            case CaseList(cases=cases, here=here, more=more):
+                linked = [await self._linked(item) for item in cases]
+                return channel_cases(linked, more=more) if here else case_list(linked)
             case CaseStatus(case=item):
                 return case_status(await self._linked(item))
             case CloseAsked(case=case, ts=ts):

@@ -68,6 +68,7 @@ class Jobs:
             ActionId.RUN_TOOL: services.tools.run if services.tools else _no_tools,
             ActionId.SKIP_TOOL: services.tools.skip if services.tools else _no_tools,
             ActionId.USE_RUNBOOK: services.memory.use_runbook if services.memory else _no_memory,
+            ActionId.CASE_STATUS: services.commands.case_status,
             ActionId.DETAILS: _details_late,
         }
         """The one routing table of buttons: every action id and the service that takes it."""

@@ -7,8 +7,18 @@ from dataclasses import dataclass
 
 from slack_sdk.models.blocks import Block
 
+from bot.slack.ids import ActionId, CaseValue, action_id
 from bot.slack.render.case.header import STATUS_LABELS, case_header_message, case_label
-from bot.slack.render.message import SlackMessage, bullets, context, header, message, sections
+from bot.slack.render.message import (
+    SlackMessage,
+    actions,
+    bullets,
+    button,
+    context,
+    header,
+    message,
+    sections,
+)
 from bot.slack.render.text import code, escape, shorten
 from domain.budget import LLMSpend
 from domain.case import Case
@@ -25,7 +35,8 @@ workflows from the catalog; nothing runs until someone working on the case click
 *Commands*
 • `/fm help` — this help
 • `/fm cases` — open cases in this workspace
-• `/fm status <case>` — where a case stands (e.g. `/fm status FM-7K3Q`)
+• `/fm status <case>` — where a case stands (e.g. `/fm status FM-7K3Q`); alone, this channel's \
+open cases
 • `/fm close <case>` — ask to close a case (someone confirms in its thread)
 • `/fm score <case> [--force]` — grade a finished case (`--force`: grade it again)
 • `/fm scores [--below N]` — recent scores (only those below N)
@@ -74,6 +85,21 @@ def case_list(cases: Sequence[CaseLink], *, heading: str = "Open cases") -> Slac
         return notice(f"*{heading}:* none right now. Mention me in a channel to open one.")
     text = f"*{heading} ({len(cases)}):*\n" + bullets(case_line(item) for item in cases)
     return message(sections(text), text=f"{heading}: {len(cases)}")
+
+
+def channel_cases(cases: Sequence[CaseLink], *, more: bool = False) -> SlackMessage:
+    """A channel's open cases, short, each with a button that shows its status."""
+    listed = case_list(cases, heading="Open cases in this channel")
+    buttons = [
+        button(
+            f"📋 {case_label(item.case.short_id, item.case.case_id)}",
+            action_id=action_id(ActionId.CASE_STATUS, item.case.case_id),
+            value=CaseValue(case_id=item.case.case_id).dump(),
+        )
+        for item in cases
+    ]
+    rest = context("More are open here: `/fm cases` lists them all.") if more else []
+    return message([*listed.blocks, *rest, *actions(buttons)], text=listed.text)
 
 
 def case_status(item: CaseLink) -> SlackMessage:

@@ -13,6 +13,7 @@ from tests.integration.bot.harness import (
     CHANNEL,
     OPENER,
     BotHarness,
+    buttons,
     find_button,
     text_of,
     with_buttons,
@@ -171,3 +172,47 @@ async def test_the_app_home_shows_your_open_cases_and_the_knowledge_base(
     assert "Your open cases" in shown
     assert "Knowledge base" in shown
     assert slack.invalid_payloads == []
+
+
+async def test_status_alone_lists_the_channels_open_cases_with_a_button_each(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    first = await bot.case(await bot.mention("db-1 is down", statement_reply()))
+    second = await bot.case(await bot.mention("checkout returns 502", statement_reply()))
+
+    response = await fm(bot, "status")
+
+    listed = text_of(response)
+    assert "Open cases in this channel (2)" in listed
+    assert first.short_id in listed
+    assert second.short_id in listed
+    assert "/fm kb search" not in listed, "a short list, not the help"
+    button = find_button(response, "fm_case_status")
+    assert len(buttons(response)) == 2
+    clicked = slack.payloads.block_action(
+        button["action_id"], button["value"], channel=CHANNEL, user=OPENER, is_ephemeral=True
+    )
+    status, _ = await bot.send(clicked)
+    assert status == 200
+    await bot.settle()
+    (shown,) = slack.ephemerals(user=OPENER)
+    assert "Being described" in text_of(shown)
+    assert "Open the case thread" in text_of(shown)
+
+
+async def test_status_alone_shows_the_channels_one_open_case(bot: BotHarness) -> None:
+    case = await bot.case(await bot.mention("db-1 is down", statement_reply()))
+
+    response = await fm(bot, "status")
+
+    assert case.short_id in text_of(response)
+    assert "Being described" in text_of(response)
+
+
+async def test_status_alone_where_no_case_is_open_says_how_to_name_one(bot: BotHarness) -> None:
+    response = await fm(bot, "status")
+
+    assert "No open case in this channel" in text_of(response)
+    assert "`/fm status FM-7K3Q`" in text_of(response)
+    assert "/fm kb search" not in text_of(response), "not the whole help"
+    assert len(response["text"]) < 200

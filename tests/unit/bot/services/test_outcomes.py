@@ -58,6 +58,7 @@ class MemoryCases:
         *,
         open_only: bool = True,
         user_id: str | None = None,
+        channel_id: str | None = None,
         limit: int = 20,
     ) -> list[Case]:
         return list(self.saved.values())[:limit]

@@ -33,6 +33,7 @@ def test_every_action_id_has_a_route() -> None:
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
+        commands=Taker("commands", took),
         tools=Taker("tools", took),
         memory=Taker("memory", took),
     )
@@ -47,6 +48,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
+        commands=Taker("commands", took),
         tools=Taker("tools", took),
         memory=Taker("memory", took),
     )
@@ -61,6 +63,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         "fm_run_tool:tool_1",
         "fm_skip_tool:tool_1",
         "fm_use_runbook",
+        "fm_case_status",
     ):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
@@ -73,6 +76,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         ("tools.run", "fm_run_tool:tool_1"),
         ("tools.skip", "fm_skip_tool:tool_1"),
         ("memory.use_runbook", "fm_use_runbook"),
+        ("commands.case_status", "fm_case_status"),
     ]
 
 
@@ -83,6 +87,7 @@ async def test_a_tool_button_without_tools_configured_is_told_not_run() -> None:
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
+        commands=Taker("commands", took),
         tools=None,
         memory=None,
     )
@@ -101,6 +106,7 @@ async def test_a_runbook_button_where_past_cases_cannot_be_searched_is_told_not_
         remediation=Taker("remediation", took),
         feedback=Taker("feedback", took),
         retries=Taker("retries", took),
+        commands=Taker("commands", took),
         tools=None,
         memory=None,
     )
