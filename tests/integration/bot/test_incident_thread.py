@@ -54,9 +54,12 @@ async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path
     assert not any(described in text for text in shown), "kept by the summary, not a card"
     assert any("people say it works" in text for text in shown), "attested, not verified"
     (answer,) = [m for m in bots if "what stands out" in json.dumps(m.get("blocks", []))]
-    findings = answer["blocks"][0]["text"]["text"].splitlines()
+    assert answer["blocks"][0]["text"]["text"].startswith("The 14:03 rollout"), "answer first"
+    (lead,) = [b for b in answer["blocks"] if "what stands out" in json.dumps(b)]
+    findings = lead["text"]["text"].splitlines()
     assert findings[0] == "📄 `checkout-api.log` — what stands out:"
-    assert "`checkout-api.log:" in findings[1], "the first finding cites its line"
+    assert len(findings) <= 4, "at most three findings"
+    assert "· `:" in findings[1], "the first finding cites its lines, the file named above"
     assert answer["text"].startswith("The 14:03 rollout"), "the notification carries the answer"
 
 

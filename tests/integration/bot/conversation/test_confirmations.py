@@ -52,7 +52,9 @@ async def test_the_problem_statement_is_confirmed_or_declined_by_a_click(
     rewritten = slack.message(CHANNEL, question["ts"])
     assert rewritten is not None
     assert question_buttons(rewritten) == []
-    assert f"<@{OPENER}> answered {decision}" in text_of(rewritten)
+    done = {"yes": "confirmed the problem", "no": "corrected the problem statement"}[decision]
+    assert f"<@{OPENER}> {done} <!date^" in text_of(rewritten), "one line: who did what, when"
+    assert "Is this the problem" not in json.dumps(rewritten["blocks"]), "the summary says it"
     case = await bot.case(thread_ts)
     expected = CaseStatus.INVESTIGATING if decision == "yes" else CaseStatus.CONSULTING
     assert case.status is expected
@@ -134,7 +136,7 @@ async def test_what_follows_a_click_does_not_repeat_the_question(
     await bot.click(question, decision="yes")
 
     texts = [text_of(message) for message in bot.bot_messages(thread_ts)]
-    assert sum("answered yes: Shall I go ahead?" in text for text in texts) == 1
+    assert sum(f"<@{OPENER}> confirmed it is fixed" in text for text in texts) == 1
     (follow_up,) = [text for text in texts if text.startswith("After <@")]
     assert follow_up.startswith(f"After <@{OPENER}>'s yes: the case is now resolved.")
     assert "Shall I go ahead?" not in follow_up

@@ -84,7 +84,7 @@ async def test_the_decision_on_the_first_question_stays_as_the_summary_changes(
     top = slack.message(CHANNEL, opened["ts"])
     assert top is not None
     assert "Ongoing" in text_of(top), "the summary follows the case"
-    assert f"<@{OPENER}> answered yes: " in text_of(top), "the click's own words, still"
+    assert f"<@{OPENER}> confirmed the problem" in text_of(top), "the decision, still"
     assert question_buttons(top) == []
     assert [b["action_id"] for b in buttons(top)] == ["fm_close_case"]
     assert len(bot.bot_messages(thread_ts)) == 3  # the top, the evidence plan, the last answer
@@ -105,7 +105,7 @@ async def test_a_typed_correction_strikes_the_first_question_where_it_stands(
 
     top = slack.message(CHANNEL, opened["ts"])
     assert top is not None
-    assert "No longer applies" in text_of(top)
+    assert "no longer applies" in text_of(top)
     assert question_buttons(top) == []
     newest = bot.bot_messages(thread_ts)[-1]
     assert newest["ts"] != opened["ts"]

@@ -103,7 +103,8 @@ async def test_an_uploaded_loghub_log_is_summarised_then_answered_with_correct_l
     message = bot.bot_messages(thread_ts)[-1]
     summary, answer = text_of(message), message["text"]
     assert "📄 `OpenSSH_2k.log` — what stands out:" in summary
-    assert "`OpenSSH_2k.log:" in summary, "each finding cites its line"
+    assert re.search(r"· `:\d+(–\d+)?`", summary), "each finding cites its lines"
+    assert "`OpenSSH_2k.log:" not in summary.split("what stands out")[1], "the file named once"
     assert "2,000 lines" in summary
     assert "errors" in summary
     downloads = slack.calls_to("file_download")

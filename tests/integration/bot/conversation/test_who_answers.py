@@ -86,7 +86,7 @@ async def test_an_outsider_who_writes_in_the_thread_may_then_answer(
     assert len(slack.ephemerals(user="W999")) == 1, "the second click was not refused"
     rewritten = slack.message(CHANNEL, question["ts"])
     assert rewritten is not None
-    assert "<@W999> answered yes" in text_of(rewritten)
+    assert "<@W999> confirmed the problem" in text_of(rewritten)
 
 
 async def test_with_a_confirmers_group_a_refusal_names_the_group(
@@ -138,7 +138,8 @@ async def test_a_typed_answer_rewrites_the_question_as_a_click_would(
     rewritten = slack.message(CHANNEL, question["ts"])
     assert rewritten is not None
     assert question_buttons(rewritten) == []
-    assert f"<@{OPENER}> answered {typed}" in text_of(rewritten)
+    done = {"yes": "confirmed the problem", "no": "corrected the problem statement"}[typed]
+    assert f"<@{OPENER}> {done}" in text_of(rewritten)
     expected = CaseStatus.INVESTIGATING if typed == "yes" else CaseStatus.CONSULTING
     assert (await bot.case(thread_ts)).status is expected
     assert slack.invalid_payloads == []
