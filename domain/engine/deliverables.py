@@ -7,6 +7,7 @@ import logging
 import re
 from collections.abc import Callable
 
+from domain.base import shorten
 from domain.budget import LLMSpend, report_section
 from domain.case import Case
 from domain.engine.context import TurnContext
@@ -24,6 +25,8 @@ from domain.tools.runs import report_section as tools_section
 logger = logging.getLogger(__name__)
 
 SAVE_TO = KnowledgeBaseKind.GLOBAL
+TITLE_CHARS = 120
+"""A document's title: its kind and the problem, cut at a word boundary."""
 """Generated documents go to the workspace's knowledge base, so the next similar case finds them."""
 
 _WRITERS: dict[DocumentType, tuple[PromptKind, str, Callable[[Case], str]]] = {
@@ -106,7 +109,7 @@ async def generate_deliverables(
             markdown = f"{markdown.rstrip()}\n\n{report_section(spend)}"
         if kind is PromptKind.CASE_REPORT and case.tool_runs:
             markdown = f"{markdown.rstrip()}\n\n{tools_section(case.tool_runs)}"
-        title = f"{label}: {problem_of(case)}"[:200]
+        title = shorten(f"{label}: {problem_of(case)}", TITLE_CHARS)  # at a word boundary
         await _save(ctx, knowledge, document_type, title, markdown)
         produced.append(
             DocumentView(

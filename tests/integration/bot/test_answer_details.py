@@ -139,7 +139,8 @@ async def test_the_answer_to_an_upload_is_short_and_its_details_hold_the_rest(
         modal = json.dumps(opened["blocks"], ensure_ascii=False)
 
         assert opened["type"] == "modal"
-        assert details["value"] and opened["title"]["text"] == "Details"
+        assert details["value"]
+        assert opened["title"]["text"] == "Details"
         assert ALTERNATIVE in modal, "the alternatives"
         assert "the database's own connection count was not seen" in modal, "the caveats"
         assert "Set spring.datasource.hikari.maximum-pool-size back to 50" in modal, "the fix"
@@ -164,3 +165,23 @@ async def test_details_of_another_workspace_s_case_open_nothing(tmp_path: Path) 
         await bot.click(answer, action_prefix="fm_details")
 
         assert slack.workspace.views == before, "no modal for a case of another workspace"
+
+
+async def test_quick_suggestions_are_shown_under_the_answer_and_unsafe_ones_withheld(
+    tmp_path: Path,
+) -> None:
+    async with (
+        FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack,
+        CitingModelServer() as llm,
+        incident_bot(slack, llm, tmp_path) as bot,
+    ):
+        suggested = json_reply(
+            "Replica lag would explain stale reads; worth a look while we narrow it down.",
+            quick_suggestions=["`kubectl top pods -n db`", "`kubectl delete namespace db`"],
+        )
+        thread_ts = await bot.mention("db-1 reads are stale", suggested)
+        shown = json.dumps(bot.bot_messages(thread_ts)[-1]["blocks"], ensure_ascii=False)
+
+        assert "💡 *Try now:* `kubectl top pods -n db`" in shown
+        assert "kubectl delete namespace db" not in shown, "never shown: withheld, and said so"
+        assert "Withheld" in shown

@@ -49,6 +49,8 @@ MITIGATIONS = {
     Mitigation.VERIFIED: "applied and verified",
 }
 TITLE_CHARS = 300
+ASKED_BELOW = "question below"
+"""How *Next* says a question waits (then the summary does not say it again)."""
 
 
 def case_label(short_id: str, case_id: str) -> str:
@@ -66,13 +68,13 @@ def summary_message(view: SummaryView, spend: LLMSpend | None = None) -> SlackMe
     name = case_label(view.short_id, view.case_id)
     blocks: list[Block] = [header(f"{name} · {PHASES[view.phase]}")]
     blocks += sections("\n".join(_lines(view)))
-    if view.waiting_questions:
+    if view.waiting_questions and ASKED_BELOW not in (view.next_step or ""):
         waiting = (
             "1 question is"
             if view.waiting_questions == 1
             else f"{view.waiting_questions} questions are"
         )
-        blocks += context(f"❓ {waiting} waiting for an answer below")
+        blocks += context(f"❓ {waiting} waiting for an answer below")  # *Next* names another
     if view.stuck and not view.waiting_questions:
         blocks += context("⚠️ Stuck: the ways out are in the thread")
     if spend is not None and spend.calls:

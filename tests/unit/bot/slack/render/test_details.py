@@ -69,7 +69,8 @@ def test_the_details_modal_holds_the_evidence_the_alternatives_and_the_fix() -> 
 
     assert view["type"] == "modal"
     assert len(view["title"]["text"]) <= 24
-    assert "100/100 active" in text and "DB server-side connection count" in text
+    assert "100/100 active" in text
+    assert "DB server-side connection count" in text
     assert "DNS lookups for the DB host are slow" in text, "the other hypotheses"
     assert "Set maximumPoolSize from the peak load test" in text, "the permanent fix"
     assert "1. run the load test" in text
@@ -93,7 +94,8 @@ def test_an_answer_that_cannot_open_details_shows_the_rest_under_it() -> None:
     text = shown(reply_message(full_reply(), case_id=CASE_ID).block_dicts())
 
     assert "fm_details" not in text
-    assert "Supporting evidence" in text and "DNS lookups" in text
+    assert "Supporting evidence" in text
+    assert "DNS lookups" in text
 
 
 def test_a_decided_question_is_one_line_saying_what_the_decision_did_and_when() -> None:

@@ -79,6 +79,16 @@ def test_a_finished_case_summary_offers_report_and_score_and_says_how_long_it_la
     snapshot("header_closed", rendered)
 
 
+def test_a_question_named_by_next_is_not_announced_again() -> None:
+    asked = summary(next_step="<@U0ONCALL> to answer the question below", waiting_questions=1)
+    other = summary(next_step="<@U0ONCALL> to apply the mitigation: roll back", waiting_questions=1)
+
+    assert "❓" not in json.dumps(summary_message(asked).block_dicts(), ensure_ascii=False)
+    assert "❓ 1 question is waiting" in json.dumps(
+        summary_message(other).block_dicts(), ensure_ascii=False
+    ), "Next names something else: the question is said apart"
+
+
 def test_a_stuck_case_says_so_in_its_summary() -> None:
     text = json.dumps(summary_message(summary(stuck=True, waiting_questions=0)).block_dicts())
     assert "Stuck" in text

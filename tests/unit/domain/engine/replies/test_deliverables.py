@@ -340,3 +340,23 @@ async def test_a_runbook_with_placeholders_keeps_its_diagnosis_commands() -> Non
     assert runbook.markdown == runbook_text
     assert result.reply.debug.unsafe_commands_removed == 0
     assert not [n for n in result.reply.notices if n.startswith("Withheld")]
+
+
+async def test_a_long_problem_makes_a_title_cut_between_words() -> None:
+    rig = Rig()
+    case = rich_case()
+    case.status = CaseStatus.RESOLVED
+    words = "orders-consumer stuck in a rebalance loop after max.poll.records went to 5000 "
+    case.problem_verification.symptom_statement = words * 4  # type: ignore[union-attr]
+    cf = propose(case, DeliverablesPayload(documents=[DocumentType.INCIDENT_REPORT]), now=NOW)
+    rig.llm.then(LLMUnavailableError("down"))
+
+    result = await rig.engine.answer_confirmation(
+        case=case, confirmation_id=cf.confirmation_id, by=OPENER, decision=Decision.YES
+    )
+
+    (document,) = result.reply.documents
+    assert document.title.endswith("…")
+    assert len(document.title) <= 120
+    kept = document.title.removesuffix("…").split(": ", 1)[1]
+    assert (words * 4).startswith(kept + " "), "cut at a word boundary, not inside a word"
