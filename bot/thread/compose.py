@@ -108,12 +108,12 @@ def _more_findings(item: Lead) -> bool:
     )
 
 
-def details_of(body: WrittenDown | ShownReply) -> View:
-    """The modal an answer's Details button opens: the reply in full, with every finding of the
-    files it read."""
+def details_of(case: Case, body: WrittenDown | ShownReply) -> View:
+    """The modal an answer's Details button opens: the reply in full, as the case has it now
+    (a mitigation applied since says so), with every finding of the files it read."""
     lead = body.lead if isinstance(body, ShownReply) else []
     reports = [item.report for item in lead if isinstance(item, FileRead)]
-    return details_modal(body.reply, reports)
+    return details_modal(current(case, body.reply), reports)
 
 
 def top(case: Case, opening: ShownReply | None, spend: LLMSpend | None = None) -> SlackMessage:

@@ -136,7 +136,7 @@ class ThreadPresenter(ThreadVoice):
         """The modal an answer's Details button opens: the reply kept under ``key`` in full
         (None when nothing is kept there)."""
         body = await self._refs.kept(case, PostedKind.REPLY, key)
-        return details_of(body) if isinstance(body, WrittenDown | ShownReply) else None
+        return details_of(case, body) if isinstance(body, WrittenDown | ShownReply) else None
 
     async def show_reply(
         self,
