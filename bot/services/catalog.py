@@ -16,6 +16,7 @@ from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import OutcomeService
+from bot.services.proposals import MitigationSteps
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.tools import ToolService
@@ -48,3 +49,5 @@ class Services:
     """None without FM_MCP_CONFIG: the model is offered no tools."""
     memory: SeenBeforeService | None = None
     """None when the knowledge base cannot search finished cases' documents."""
+    steps: MitigationSteps | None = None
+    """The mitigation card's buttons and Undo (None only where a test builds a few services)."""

@@ -1,17 +1,27 @@
-"""Questions people ask the case from outside a turn: close it (Close button, `/fm close`)."""
+"""What people say to a case outside a turn: close it (Close button, `/fm close`), and the
+mitigation's card: "I've applied it", "Not now", and Undo on a recorded step."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.inbox.work import ClickWork
 from bot.services.cases import CaseStore
+from bot.services.ports import Responders
+from bot.slack.ids import SolutionValue, StepValue, load_value
 from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
+from domain.engine.engine import TurnEngine, TurnResult
 from domain.engine.present import confirmation_prompt
+from domain.errors import NotFoundError
 from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
 from domain.lifecycle.proposals import propose
 from domain.lifecycle.status import CaseStatus
+from domain.lifecycle.steps import defer
 from domain.lifecycle.transitions import ensure_not_terminal
 from domain.people import mention
 from domain.ports import Clock
+from domain.records import AuditEntry
 
 
 class CloseRequests:
@@ -43,3 +53,116 @@ class CloseRequests:
         ts = await self._presenter.prompt_ts(saved, prompt.confirmation_id)
         assert ts is not None
         return ts
+
+
+class MitigationSteps:
+    """The mitigation's card: "I've applied it" is recorded in the clicker's name (then "did it
+    fix it?" is asked), "Not now" leaves it offered but no longer the next step, and Undo takes a
+    recorded step back while nothing depends on it. Only responders may do any of it."""
+
+    def __init__(
+        self,
+        *,
+        engine: TurnEngine,
+        cases: CaseStore,
+        presenter: ThreadPresenter,
+        responders: Responders,
+        clock: Clock,
+    ) -> None:
+        self._engine = engine
+        self._cases = cases
+        self._presenter = presenter
+        self._responders = responders
+        self._clock = clock
+
+    async def applied(self, *, work: ClickWork) -> None:
+        """ "I've applied it": recorded, the card redrawn with Undo, then did it fix it?"""
+        value = load_value(SolutionValue, work.value)
+        case = await self._case(work, value.case_id)
+        solution = case.find_solution(value.solution_id)
+        if solution is None:
+            raise NotFoundError("no such solution")
+        if solution.applied_at is not None:
+            await self._whisper(work, f"{mention(solution.applied_by)} already said it's applied.")
+            return
+        responders = await self._responders.for_team(case.team_id)
+
+        async def record(current: Case) -> tuple[Case, TurnResult]:
+            result = await self._engine.record_step(
+                case=current, solution_id=value.solution_id, by=work.user_id, responders=responders
+            )
+            return result.case, result
+
+        def audit(changed: Case) -> list[AuditEntry]:
+            return [self._entry(work, changed, "solution.applied", solution_id=value.solution_id)]
+
+        saved, result = await self._cases.update(case, record, audit=audit)
+        await self._presenter.redraw_request(saved, value.solution_id)  # the card: who, Undo
+        await self._presenter.show_prompts(saved, result.reply.confirmations)
+        await self._presenter.show_header(saved)
+
+    async def not_now(self, *, work: ClickWork) -> None:
+        """ "Not now": the mitigation stays offered; the summary's next step moves on."""
+        value = load_value(SolutionValue, work.value)
+        case = await self._case(work, value.case_id)
+        responders = await self._responders.for_team(case.team_id)
+        saved = await self._cases.change(
+            case,
+            lambda current: defer(
+                current, value.solution_id, by=work.user_id, responders=responders
+            ),
+        )
+        await self._presenter.redraw_request(saved, value.solution_id)
+        await self._presenter.show_header(saved)
+
+    async def undo(self, *, work: ClickWork) -> None:
+        """Undo on a recorded step: reverted, the questions that followed it withdrawn."""
+        value = load_value(StepValue, work.value)
+        case = await self._case(work, value.case_id)
+        step = case.find_confirmation(value.confirmation_id)
+        if step is None:
+            raise NotFoundError("no such step")
+        responders = await self._responders.for_team(case.team_id)
+
+        async def take_back(current: Case) -> tuple[Case, TurnResult]:
+            result = await self._engine.undo_step(
+                case=current,
+                confirmation_id=value.confirmation_id,
+                by=work.user_id,
+                responders=responders,
+            )
+            return result.case, result
+
+        def audit(changed: Case) -> list[AuditEntry]:
+            return [
+                self._entry(work, changed, "solution.undone", confirmation_id=step.confirmation_id)
+            ]
+
+        saved, result = await self._cases.update(case, take_back, audit=audit)
+        payload: Any = step.payload
+        await self._presenter.redraw_cards(saved, [payload.solution_id, value.confirmation_id])
+        await self._presenter.withdraw(saved, result.reply)
+        await self._presenter.show_header(saved)
+
+    async def _case(self, work: ClickWork, case_id: str) -> Case:
+        """The clicked case, only from the clicker's own workspace."""
+        case = await self._cases.get(case_id)
+        if case.team_id != work.team_id:
+            raise NotFoundError("case of another workspace")
+        return case
+
+    async def _whisper(self, work: ClickWork, text: str) -> None:
+        await self._presenter.whisper(
+            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, text=text
+        )
+
+    def _entry(self, work: ClickWork, case: Case, action: str, **detail: str) -> AuditEntry:
+        return AuditEntry(
+            team_id=case.team_id,
+            case_id=case.case_id,
+            actor=work.user_id,
+            action=action,
+            detail=dict(detail),
+            source="slack:button",
+            at=self._clock.now(),
+        )

@@ -51,6 +51,12 @@ class ActionId(StrEnum):
     """"📚 Use its runbook" on a past case the new one looks like (value: RunbookValue)."""
     CASE_STATUS = "fm_case_status"
     """A case's button in `/fm status`'s list of a channel's open cases (value: CaseValue)."""
+    APPLIED = "fm_applied"
+    """"I've applied it" on a mitigation's card (value: SolutionValue)."""
+    NOT_NOW = "fm_not_now"
+    """"Not now" on a mitigation's card: it stays offered (value: SolutionValue)."""
+    UNDO = "fm_undo"
+    """Undo on a recorded step, "applied" or "it worked" (value: StepValue)."""
     DETAILS = "fm_details"
     """"Details" under an answer: opens a modal with the whole reply (value: DetailsValue)."""
 
@@ -146,6 +152,20 @@ class ToolRunValue(Value):
 
     case_id: str
     run_id: str
+
+
+class SolutionValue(Value):
+    """A mitigation card's button."""
+
+    case_id: str
+    solution_id: str
+
+
+class StepValue(Value):
+    """Undo on a recorded solution step: which case, which recorded answer."""
+
+    case_id: str
+    confirmation_id: str
 
 
 class RunbookValue(Value):

@@ -53,11 +53,14 @@ the case goes on (a cause, a mitigation, an outcome; each line is capped)."""
 
 
 def card_keys(reply: TurnReply) -> list[str]:
-    """What a reply's cards are remembered under: its evidence requests and its tool runs, so
-    a click on either redraws the message it is in."""
-    return [card.request_id for card in reply.evidence_requests] + [
-        run.run_id for run in reply.tool_runs
-    ]
+    """What a reply's cards are remembered under: its evidence requests, its tool runs, its
+    mitigations and the steps it recorded, so a click on any redraws the message it is in."""
+    return (
+        [card.request_id for card in reply.evidence_requests]
+        + [run.run_id for run in reply.tool_runs]
+        + [s.solution_id for s in reply.solutions if s.is_mitigation]
+        + [step.confirmation_id for step in reply.recorded]
+    )
 
 
 def thread_of(case: Case) -> ThreadRef:
@@ -316,6 +319,19 @@ class ThreadPresenter(ThreadVoice):
                 continue
             redrawn_at.add(ts)
             await self.redraw_request(after, key)
+
+    async def redraw_cards(self, case: Case, keys: Sequence[str]) -> None:
+        """Redraw each message holding one of these cards (by their keys), each message once."""
+        drawn: set[str] = set()
+        for key in keys:
+            ts = await self._refs.ts(case, PostedKind.REQUEST, key)
+            if ts is not None and ts not in drawn:
+                drawn.add(ts)
+                await self.redraw_request(case, key)
+
+    async def withdraw(self, case: Case, reply: TurnReply) -> None:
+        """Rewrite the questions ``reply`` says no longer apply (an Undo withdrew them)."""
+        await self._rewrite_superseded(case, reply)
 
     async def _rewrite_superseded(self, case: Case, reply: TurnReply) -> None:
         for confirmation_id in reply.superseded_confirmation_ids:

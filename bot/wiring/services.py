@@ -22,7 +22,7 @@ from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import FinishedCases, OutcomeService
 from bot.services.ports import KnowledgeStats, Responders
-from bot.services.proposals import CloseRequests
+from bot.services.proposals import CloseRequests, MitigationSteps
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.tools import ToolService
@@ -119,6 +119,13 @@ def build_services(
         opening=CaseOpener(cases=cases, presenter=presenter, turns=turns, clock=clock),
         turns=turns,
         clicks=clicks,
+        steps=MitigationSteps(
+            engine=ports.engine,
+            cases=cases,
+            presenter=presenter,
+            responders=ports.responders,
+            clock=clock,
+        ),
         commands=CommandService(
             cases=cases,
             closing=closing,

@@ -69,6 +69,9 @@ class Jobs:
             ActionId.SKIP_TOOL: services.tools.skip if services.tools else _no_tools,
             ActionId.USE_RUNBOOK: services.memory.use_runbook if services.memory else _no_memory,
             ActionId.CASE_STATUS: services.commands.case_status,
+            ActionId.APPLIED: services.steps.applied if services.steps else _no_steps,
+            ActionId.NOT_NOW: services.steps.not_now if services.steps else _no_steps,
+            ActionId.UNDO: services.steps.undo if services.steps else _no_steps,
             ActionId.DETAILS: _details_late,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
@@ -192,6 +195,10 @@ async def _no_memory(*, work: ClickWork) -> None:
 async def _details_late(*, work: ClickWork) -> None:
     """Details opens its modal in the listener; a click recorded instead found it could not."""
     raise BotError("I couldn't open the details in time: click 🔍 Details again.")
+
+
+async def _no_steps(*, work: ClickWork) -> None:
+    raise BotError("That button is not one of mine.")
 
 
 def _thread_of(work: Work) -> ThreadRef | None:

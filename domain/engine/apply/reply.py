@@ -41,6 +41,7 @@ from domain.investigation.evidence import milestones_advanced_by
 from domain.investigation.verification import ProblemConfirmation
 from domain.lifecycle.confirmations import (
     ConfirmationKind,
+    ConfirmationState,
     DeliverablesPayload,
     ProblemStatementPayload,
     StatusChangePayload,
@@ -164,6 +165,8 @@ def request_status_change(ctx: TurnContext, request: StatusChangeRequest | None)
     )
     if request.to_status is CaseStatus.INVESTIGATING and statement_pending:
         return  # confirming the statement already starts the investigation
+    if request.to_status is CaseStatus.RESOLVED and _resolving(ctx):
+        return  # the mitigation that worked already asks to resolve, in one question
     # The summary becomes the recorded fix once accepted: it is checked like any text shown.
     payload = StatusChangePayload(
         to_status=request.to_status,
@@ -171,7 +174,22 @@ def request_status_change(ctx: TurnContext, request: StatusChangeRequest | None)
         reason=ctx.log.safety.text(request.reason),
         resolution_summary=ctx.log.safety.optional_text(request.resolution_summary),
     )
-    ctx.propose(payload, status_change_prompt(ctx, payload))
+    asked = ctx.propose(payload, status_change_prompt(ctx, payload))
+    if asked is not None and payload.to_status is CaseStatus.RESOLVED:
+        # One question: resolving on their word answers "did it fix it?" too.
+        for earlier in ctx.log.proposed:
+            if earlier.is_pending and earlier.kind is ConfirmationKind.SOLUTION_VERIFIED:
+                earlier.state = ConfirmationState.SUPERSEDED
+
+
+def _resolving(ctx: TurnContext) -> bool:
+    """Whether this turn already asks to resolve the case."""
+    return any(
+        c.is_pending
+        and isinstance(c.payload, StatusChangePayload)
+        and c.payload.to_status is CaseStatus.RESOLVED
+        for c in ctx.log.proposed
+    )
 
 
 def status_change_prompt(ctx: TurnContext, payload: StatusChangePayload) -> str:

@@ -30,9 +30,6 @@ def propose_human_milestones(ctx: TurnContext, updates: InvestigationStateUpdate
     """Applied/verified reports: recorded for the person who wrote (then what follows is asked),
     else put to the people as questions about the named solution."""
     milestones = updates.milestones
-    verified = _solution(
-        ctx, updates.verified_solution_id, wanted=bool(milestones.solution_verified)
-    )
     reported = bool(milestones.solution_applied or milestones.mitigation_applied)
     applied = _solution(
         ctx,
@@ -40,6 +37,12 @@ def propose_human_milestones(ctx: TurnContext, updates: InvestigationStateUpdate
         wanted=reported,
         mitigation=bool(milestones.mitigation_applied),
     )
+    if updates.verified_solution_id is None and milestones.solution_verified:
+        # "It worked", unnamed: what was just applied, else what was applied before.
+        tried = [s for s in ctx.case.solutions if s.applied_at is not None and not s.verified_at]
+        verified = applied or (tried[-1] if tried else _solution(ctx, None, wanted=True))
+    else:
+        verified = _solution(ctx, updates.verified_solution_id, wanted=False)
     speaker = _speaker(ctx)
     last: AnswerResult | None = None
     if applied is not None and applied.applied_at is None and applied is not verified:

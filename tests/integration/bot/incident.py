@@ -1,10 +1,10 @@
 """One realistic incident, end to end: checkout-api's 502s after a rollout shrank its database pool.
 
 The on-call engineer mentions the bot, confirms the problem statement, uploads the application log,
-reads the root cause with its cited lines, rolls back, confirms the case is resolved and accepts
-the case report and runbook. The model's replies are scripted here, step by step; the bot, its
-database, the real knowledge service (with a hashing embedder: no model to load), FakeSlack and the
-fake model server talk over real HTTP.
+reads the root cause with its cited lines, rolls back and says so (recorded, not asked again),
+and with one click resolves the case and has the case report and runbook written. The model's
+replies are scripted here, step by step; the bot, its database, the real knowledge service (with
+a hashing embedder: no model to load), FakeSlack and the fake model server talk over real HTTP.
 
     async with FakeSlack(...) as slack, CitingModelServer() as llm:
         async with incident_bot(slack, llm, tmp_path) as bot:
@@ -107,9 +107,8 @@ async def run_incident(
     answered = root_cause_reply(day, answers=asked)
     await act.step("upload_log", lambda: act.upload(thread_ts), answered, second_look_reply())
     await act.step("rolled_back", lambda: bot.reply(thread_ts, ROLLED_BACK), resolved_reply())
-    await act.step("confirm_resolved", lambda: act.click_yes(thread_ts))
-    await act.step("want_documents", lambda: act.click_yes(thread_ts), *documents_replies())
-    act.check_all_used("want_documents")
+    await act.step("confirm_resolved", lambda: act.click_yes(thread_ts), *documents_replies())
+    act.check_all_used("confirm_resolved")
     return thread_ts
 
 

@@ -196,10 +196,21 @@ def second_look_reply() -> Scripted:
 
 
 def resolved_reply() -> Scripted:
-    """The engineer says the rollback worked and asks to resolve; the bot asks to confirm."""
+    """The engineer says they rolled back and the 502s are gone: the model reports the mitigation
+    applied and shown to work by what they said (the bot records both, then asks to resolve)."""
     return json_reply(
         "No 502s since the rollback fits the cause. The pool fix still has to ship before "
         "v2.15.0 goes out again.",
+        evidence_to_add=[
+            {
+                "ref": "E3",
+                "summary": "No errors on POST /api/checkout for 5 minutes after the 14:18 rollback",
+                "analysis": "the rollback stopped the 502s",
+            }
+        ],
+        milestones={"mitigation_applied": True, "solution_verified": True},
+        verification_evidence_id="E3",
+        outcome="milestone_completed",
         status_change_request={
             "to_status": "resolved",
             "reason": "the 502s stopped after the rollback",

@@ -44,8 +44,7 @@ STEPS = (
     Step("confirm_problem", "14:09:58", "clicks Yes on the problem statement"),
     Step("upload_log", "14:13:41", f"uploads {LOG_NAME}"),
     Step("rolled_back", "14:23:05", "says the rollback worked"),
-    Step("confirm_resolved", "14:23:31", "clicks Yes on resolved"),
-    Step("want_documents", "14:24:02", "clicks Yes on the case report and runbook"),
+    Step("confirm_resolved", "14:23:31", "clicks Resolve and write the report"),
 )
 """The engineer's actions, in order."""
 ASK_NEXT = "ask_next"

@@ -52,7 +52,8 @@ async def test_the_incident_thread_shows_the_rollback_and_cites_the_log(tmp_path
     assert any(ROLLBACK in text for text in shown), "the mitigation's command is visible"
     described = "🛠️ Fix: Rolled checkout-api back"  # the card of the fix the engineer described
     assert not any(described in text for text in shown), "kept by the summary, not a card"
-    assert any("people say it works" in text for text in shown), "attested, not verified"
+    # The engineer's own words recorded the rollback as applied and shown to work by their data.
+    assert "applied and verified" in shown[0], "the summary says where the mitigation stands"
     (answer,) = [m for m in bots if "what stands out" in json.dumps(m.get("blocks", []))]
     assert answer["blocks"][0]["text"]["text"].startswith("The 14:03 rollout"), "answer first"
     (lead,) = [b for b in answer["blocks"] if "what stands out" in json.dumps(b)]

@@ -100,6 +100,8 @@ def _lines(view: SummaryView) -> list[str]:
         lines.append(f"*Mitigation:* {escape(shorten(view.mitigation_title, 150))}: {state}")
     if view.outcome:
         lines.append(f"*Outcome:* {escape(shorten(view.outcome, TITLE_CHARS))}")
+    if view.follow_up:
+        lines.append(f"*Follow-up:* {escape(shorten(view.follow_up, TITLE_CHARS))}")
     if view.seen_before:
         lines.append(f"*Seen before:* looks like {escape(view.seen_before)} (a lead to check)")
     if view.next_step:

@@ -40,7 +40,7 @@ LABELS: dict[ConfirmationKind, dict[Decision, Label]] = {
         Decision.NO: ("❌ Not yet", None),
     },
     ConfirmationKind.SOLUTION_VERIFIED: {
-        Decision.YES: ("✅ Yes, it's fixed", "primary"),
+        Decision.YES: ("✅ Fixed", "primary"),
         Decision.NO: ("❌ Not fixed", None),
     },
     ConfirmationKind.DELIVERABLES: {
@@ -55,15 +55,16 @@ STATUS_LABELS: dict[CaseStatus, dict[Decision, Label]] = {
         Decision.NO: ("❌ Not now", None),
     },
     CaseStatus.RESOLVED: {
-        Decision.YES: ("✅ Yes, resolve it", "primary"),
-        Decision.NO: ("❌ Keep it open", None),
+        Decision.YES: ("✅ Resolve and write the report", "primary"),
+        Decision.NO: ("Keep open", None),
     },
     CaseStatus.CLOSED: {
         Decision.YES: ("Close without a fix", "danger"),
         Decision.NO: ("Keep it open", None),
     },
 }
-"""A status change's buttons say what they do; closing without a fix is the dangerous one."""
+"""A status change's buttons say what they do; closing without a fix is the dangerous one.
+Resolving also writes the case report (and a runbook): one click wraps the case up."""
 
 
 def label(prompt: ConfirmationPrompt, decision: Decision) -> Label:
@@ -75,7 +76,10 @@ def label(prompt: ConfirmationPrompt, decision: Decision) -> Label:
 
 
 def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: bool) -> SlackMessage:
-    """A question with its buttons; a final change (closing, resolving) asks "are you sure?"."""
+    """A question with its buttons; closing without a fix asks "are you sure?" (``final``; the
+    resolve button is itself the wrap-up's one question). A quiet question (a minor one while
+    the mitigation is the call to action) reads small, its buttons plain."""
+    final = final and prompt.to_status is not CaseStatus.RESOLVED
     buttons = []
     for decision in prompt.options:
         value = AnswerValue(
@@ -89,6 +93,7 @@ def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: boo
                 yes="Yes, do it",
             )
         words, style = label(prompt, decision)
+        style = None if prompt.quiet else style
         corrects = prompt.kind is ConfirmationKind.PROBLEM_STATEMENT and decision is Decision.NO
         action = ActionId.CORRECT if corrects else ActionId.ANSWER  # No opens a form to fix it
         buttons.append(
@@ -102,6 +107,9 @@ def confirmation_message(prompt: ConfirmationPrompt, *, case_id: str, final: boo
             )
         )
     text = f"❓ {escape(prompt.prompt or 'Please confirm.')}"
+    if prompt.quiet:
+        quiet = f"_When you have a moment:_ {escape(prompt.prompt or 'Please confirm.')}"
+        return message([*context(quiet), *actions(buttons)], text=quiet)
     blocks = [*sections(text), *actions(buttons)]
     return message(blocks, text=text)
 

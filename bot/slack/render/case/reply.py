@@ -24,6 +24,7 @@ from bot.slack.render.case.details import (
 )
 from bot.slack.render.case.feedback import feedback_blocks
 from bot.slack.render.case.runnable import commands_text, unchecked
+from bot.slack.render.case.steps import mitigation_blocks
 from bot.slack.render.case.tools import tool_cards
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import (
@@ -101,6 +102,7 @@ def reply_message(
     elif reply.solutions:
         lines = "\n".join(solution_line(solution) for solution in reply.solutions)
         blocks += [divider(), *sections(lines)]
+    blocks += mitigation_blocks(reply.solutions, reply.recorded, case_id=case_id)  # to act on
     if reply.escalation is not None:
         blocks += [divider(), *sections(escalation_text(reply.escalation))]
     blocks += context(citations_text(reply.citations))

@@ -11,6 +11,7 @@ from domain.lifecycle.confirmations import (
     ConfirmationState,
 )
 from domain.lifecycle.status import CaseStatus
+from tests.fakes.models.llm_server import reply
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.conversation.questions import (
     KINDS,
@@ -153,10 +154,13 @@ async def test_applied_then_fixed_then_resolve_each_click_asks_the_next_question
     assert "did “Roll back” fix it?" in text_of(fixed)
     await bot.click(fixed, decision="yes")
     resolve = bot.bot_messages(thread_ts)[-1]
-    assert "Mark this case resolved?" in text_of(resolve)
-    await bot.click(resolve, decision="yes")
+    assert "“Roll back” worked. Resolve the case and write the report?" in text_of(resolve)
+    bot.llm.script(reply("# Case report\n"), reply("# Runbook\n"))
+    await bot.click(resolve, decision="yes")  # resolves and writes, in one click
 
     assert (await bot.case(thread_ts)).status is CaseStatus.RESOLVED
+    (shared,) = slack.calls_to("files.completeUploadExternal")
+    assert len(shared["files"]) == 2
     assert slack.invalid_payloads == []
 
 
@@ -182,7 +186,7 @@ async def test_choosing_the_path_runs_a_turn_that_takes_its_first_step(bot: BotH
     assert "roll back the 14:03 deploy" in text_of(bot.bot_messages(thread_ts)[-1])
 
 
-async def test_two_questions_of_one_reply_each_keep_their_decision_in_their_words(
+async def test_a_question_and_a_recorded_step_of_one_reply_each_keep_their_decision(
     bot: BotHarness, slack: FakeSlack
 ) -> None:
     thread_ts = await open_case(bot, investigating=True)
@@ -200,13 +204,16 @@ async def test_two_questions_of_one_reply_each_keep_their_decision_in_their_word
     )
     await bot.reply(thread_ts, "rolled back, looks fine", both)
     (asked,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    assert "been applied?" not in text_of(asked), "their word is recorded, not asked again"
     bot.llm.script()
 
-    await bot.click(asked, decision="yes", settle=True)  # the first question: applied
+    await bot.click(asked, decision="no", settle=True)  # the question: keep it open
     shown = slack.message(CHANNEL, asked["ts"])
     assert shown is not None
-    await bot.click(shown, decision="no")  # the second: keep it open
+    await bot.click(shown, action_prefix="fm_undo")  # the recorded step: taken back
 
     final = text_of(slack.message(CHANNEL, asked["ts"]) or {})
-    assert f"<@{OPENER}> answered yes: Has “Roll payments back to v3.1” been applied?" in final
+    assert f"<@{OPENER}> kept it open" in final
+    assert f"taken back by <@{OPENER}>" in final
     assert question_buttons(slack.message(CHANNEL, asked["ts"]) or {}) == []
+    assert "fm_undo" not in final

@@ -36,6 +36,7 @@ def test_every_action_id_has_a_route() -> None:
         commands=Taker("commands", took),
         tools=Taker("tools", took),
         memory=Taker("memory", took),
+        steps=Taker("steps", took),
     )
 
     assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
@@ -51,6 +52,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         commands=Taker("commands", took),
         tools=Taker("tools", took),
         memory=Taker("memory", took),
+        steps=Taker("steps", took),
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
@@ -64,6 +66,9 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         "fm_skip_tool:tool_1",
         "fm_use_runbook",
         "fm_case_status",
+        "fm_applied:sol_1",
+        "fm_not_now:sol_1",
+        "fm_undo:cf_1",
     ):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
@@ -77,6 +82,9 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         ("tools.skip", "fm_skip_tool:tool_1"),
         ("memory.use_runbook", "fm_use_runbook"),
         ("commands.case_status", "fm_case_status"),
+        ("steps.applied", "fm_applied:sol_1"),
+        ("steps.not_now", "fm_not_now:sol_1"),
+        ("steps.undo", "fm_undo:cf_1"),
     ]
 
 
@@ -90,6 +98,7 @@ async def test_a_tool_button_without_tools_configured_is_told_not_run() -> None:
         commands=Taker("commands", took),
         tools=None,
         memory=None,
+        steps=None,
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
@@ -109,6 +118,7 @@ async def test_a_runbook_button_where_past_cases_cannot_be_searched_is_told_not_
         commands=Taker("commands", took),
         tools=None,
         memory=None,
+        steps=None,
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
