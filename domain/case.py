@@ -35,6 +35,17 @@ ALERT_OPENER = "alertmanager"
 """The opener of a case an alert opened: no person opened it."""
 
 
+class AlertFacts(DomainModel):
+    """What the alert that opened a case says of itself (not what the bot noticed)."""
+
+    firing_since: AwareDatetime
+    """The alert's own start (Alertmanager's ``startsAt``), else when it first arrived."""
+    severity: str | None = None
+    """The alert's severity label, as its rule wrote it (critical, warning…)."""
+    resolved_at: AwareDatetime | None = None
+    """When the monitoring system said it stopped firing."""
+
+
 class Case(DomainModel):
     """Everything known about one investigation. Status changes only through confirmations."""
 
@@ -89,6 +100,8 @@ class Case(DomainModel):
     documentation: DocumentationData = Field(default_factory=DocumentationData)
     seen_before: SeenBefore | None = None
     """The finished case of the workspace this one looks like, once its problem was searched."""
+    alert: AlertFacts | None = None
+    """For a case an alert opened: when it started firing, how severe, whether it still fires."""
 
     # Timestamps.
     created_at: AwareDatetime = Field(default_factory=utc_now)

@@ -12,14 +12,13 @@ from collections.abc import Sequence
 
 from bot.slack.render.case.reply import request_card
 from bot.slack.render.holding_back import budget_note, waiting_note
-from bot.slack.render.message import divider, message
+from bot.slack.render.message import message
 from bot.slack.render.remediation import (
     analysis_record,
     decided_strategy_message,
     execution_message,
     rca_message,
     strategy_message,
-    verification_intro,
 )
 from bot.thread.alerts import Told
 from bot.thread.compose import lead_messages, led
@@ -108,11 +107,9 @@ class RemediationThread:
     async def ran_and_ask(
         self, case: Case, result: ExecutionResult, workflow: Workflow, request: EvidenceRequest
     ) -> Told:
-        """What the executor did, then what to show once it has run and the evidence request
-        for it: one message for the click."""
+        """What the executor did, then the evidence request asking whether it worked (the card
+        says it once): one message for the click."""
         after = execution_message(result, workflow)
-        intro = verification_intro(workflow)
         card = request_card(card_of(request), case_id=case.case_id)
-        blocks = [*after.blocks, divider(), *intro.blocks, *card]
-        said = message(blocks, text=f"{after.text}\n{intro.text}")
+        said = message([*after.blocks, *card], text=f"{after.text}\n{card_of(request).label}")
         return Told(ts=await self._voice.post(case, said), text=said.text)

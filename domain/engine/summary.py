@@ -25,6 +25,8 @@ class Phase(StrEnum):
 
     TRIAGE = "triage"
     """The problem is being stated (consulting)."""
+    FIRING = "firing"
+    """An alert opened the case and still fires."""
     ONGOING = "ongoing"
     """Being investigated while it still happens."""
     AFTERMATH = "aftermath"
@@ -84,6 +86,8 @@ def summary_view(case: Case) -> SummaryView:
     state, title = _mitigation(case)
     ended = case.resolved_at or case.closed_at
     started = (verification.started_at if verification else None) or case.created_at
+    if case.alert is not None:
+        started = case.alert.firing_since  # the alert's own start, not when it arrived
     return SummaryView(
         case_id=case.case_id,
         short_id=case.short_id,
@@ -121,6 +125,8 @@ def _phase(case: Case) -> Phase:
         return Phase.RESOLVED
     if case.status is CaseStatus.CLOSED:
         return Phase.CLOSED
+    if case.alert is not None and case.alert.resolved_at is None:
+        return Phase.FIRING
     if case.status is CaseStatus.CONSULTING:
         return Phase.TRIAGE
     verification = case.problem_verification
@@ -136,6 +142,8 @@ def _title(case: Case) -> str:
 
 
 def _severity(case: Case) -> str | None:
+    if case.alert is not None and case.alert.severity:
+        return case.alert.severity
     verification = case.problem_verification
     if verification is not None and verification.severity not in ("", "UNKNOWN"):
         return verification.severity
@@ -177,26 +185,42 @@ def call_to_action(case: Case) -> Solution | None:
     return next((s for s in offered if s.deferred_by is None), None)
 
 
+def owner(case: Case) -> str:
+    """Who the next step falls to: the person who opened the case; for a case an alert opened,
+    the first person who took part, and until someone does, the alert's responders."""
+    if not case.opened_by_alert:
+        return mention(case.user_id)
+    people = [p for p in case.participants if p != case.user_id]
+    return mention(people[0]) if people else RESPONDERS
+
+
+RESPONDERS = "The alert's responders"
+"""Who owns an alert's case until a person takes part (the alert is no person to mention)."""
+
+
 def next_step(case: Case) -> str | None:
     """What has to happen next for the case to move, and who does it: while impact lasts, the
     mitigation first (a question about a minor hypothesis can wait)."""
+    who = owner(case)
     mitigation = call_to_action(case)
     if mitigation is not None:
-        return f"{mention(case.user_id)} to apply the mitigation: {mitigation.title}"
+        return f"{who} to apply the mitigation: {mitigation.title}"
     pending = case.pending_confirmations()
     if pending:
-        who = pending[0].answerable_by[:1] or [case.user_id]
-        return f"{mention(who[0])} to answer the question below"
+        asked = pending[0].answerable_by[:1]
+        return f"{mention(asked[0]) if asked else who} to answer the question below"
     requests = open_requests(case.evidence_requests)
     if requests:
-        return f"{mention(case.user_id)} to share: {requests[0].label}"
+        return f"{who} to share: {requests[0].label}"
     state, title = _mitigation(case)
     if state is Mitigation.PROPOSED:
-        return f"{mention(case.user_id)} to decide on: {title}"
+        return f"{who} to decide on: {title}"
     if state is Mitigation.APPLIED:
-        return f"{mention(case.user_id)} to check that it worked: {title}"
+        return f"{who} to check that it worked: {title}"
+    if case.status is CaseStatus.CONSULTING and case.opened_by_alert:
+        return f"{who} to act on the analysis below"
     if case.status is CaseStatus.CONSULTING:
-        return f"{mention(case.user_id)} to say what is going wrong"
+        return f"{who} to say what is going wrong"
     return None
 
 

@@ -25,14 +25,14 @@ from bot.slack.errors import is_transient
 from bot.thread.alerts import AlertThread, Told
 from bot.thread.presenter import ThreadPresenter
 from domain.base import shorten
-from domain.case import ALERT_OPENER, Case
+from domain.case import ALERT_OPENER, AlertFacts, Case
 from domain.errors import DuplicateCaseError
 from domain.ports import AuditRepository, Clock, MessageRepository
 from domain.records import AuditEntry, ConversationMessage, MessageRole
 from domain.workflows.alert_groups import AlertGroupRecord, GroupTouch
 from domain.workflows.flapping import close_self_resolved, is_flap
 from domain.workflows.ports import AlertGroupRepository
-from domain.workflows.signals import SignalStatus
+from domain.workflows.signals import SignalGroup, SignalStatus
 
 logger = logging.getLogger(__name__)
 
@@ -183,6 +183,7 @@ class AlertService:
             thread_ts=thread.thread_ts,
             user_id=ALERT_AUTHOR,
             title=shorten(record.latest.title(), TITLE_CHARS),
+            alert=alert_facts(record),
             created_at=now,
             updated_at=now,
         )
@@ -213,10 +214,23 @@ class AlertService:
             await self._self_resolved(case, record, work, after)
         elif touch.resolved_now:
             await self._keep(case, await shown.resolved(case, group, at=work.received_at))
+            await self._firing(case, stopped_at=work.received_at)
         elif touch.fired_again:
             await self._keep(case, await shown.firing_again(case, group))
+            await self._firing(case, stopped_at=None)
         elif touch.new_fingerprints:
             await self._keep(case, await shown.joined(case, group, touch.new_fingerprints))
+
+    async def _firing(self, case: Case, *, stopped_at: datetime | None) -> None:
+        """Whether the alert still fires, as the case's summary says it."""
+        if case.alert is None or case.is_terminal:
+            return
+
+        def stopped(current: Case) -> None:
+            if current.alert is not None:
+                current.alert.resolved_at = stopped_at
+
+        await self._p.presenter.show_header(await self._p.cases.change(case, stopped))
 
     async def _self_resolved(
         self, case: Case, record: AlertGroupRecord, work: AlertWork, after: float
@@ -272,6 +286,15 @@ class AlertService:
                 at=self._p.clock.now(),
             )
         )
+
+
+def alert_facts(record: AlertGroupRecord) -> AlertFacts:
+    """What the alert says of itself: since when it fires (its own start, else when it first
+    arrived) and its severity label."""
+    group: SignalGroup = record.latest
+    primary = group.primary
+    severity = primary.labels.get("severity") or group.common_labels.get("severity")
+    return AlertFacts(firing_since=primary.starts_at or record.first_seen, severity=severity)
 
 
 def _close_flap(case: Case, *, now: datetime, after: float) -> None:

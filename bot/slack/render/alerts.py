@@ -78,7 +78,8 @@ def _facts(record: AlertGroupRecord) -> str:
     if resource is not None:
         facts.append(escape(resource.label()))
     facts.append(f"{len(group.firing)} of {len(group.alerts)} firing")
-    facts.append(f"first seen {_clock(record.first_seen)}")
+    # The alert's own start, not when it reached the bot.
+    facts.append(f"started {_clock(primary.starts_at or record.first_seen)}")
     if record.occurrence_count > 1:
         times = f"notified {record.occurrence_count}×, last at {_clock(record.last_seen)}"
         facts.append(times)

@@ -179,32 +179,30 @@ def strategy_message(
 
 
 def decided_strategy_message(strategy: RemediationStrategy, workflow: Workflow) -> SlackMessage:
-    """The strategy once decided: who decided what, no buttons any more."""
+    """The strategy once decided: who decided what, no buttons any more, and no steps: an
+    approved one's are in the message saying what the executor did (one copy, where people act);
+    the others' are not to be run."""
     note = _decision_note(strategy)
-    text = f"{note}\n{_strategy_text(strategy, workflow, total=0)}"
+    text = f"{note}\n{_strategy_text(strategy, workflow, total=0, steps=False)}"
     return message(sections(text), text=note)
 
 
 def execution_message(result: ExecutionResult, workflow: Workflow) -> SlackMessage:
-    """What the executor did, and the steps when a person has to run them."""
+    """What the executor did, and the steps: the one copy in the thread (to run, or as sent)."""
     lines = [_execution_headline(result, workflow)]
     if result.response_excerpt:
         lines.append(code_block([shorten(result.response_excerpt, MAX_EXCERPT)]))
-    if result.status is not ExecutionStatus.ACCEPTED and result.steps:
-        lines.append("*Steps, in order:*\n" + code_block(result.steps))
+    if result.steps:
+        sent = result.status is ExecutionStatus.ACCEPTED
+        lines.append(
+            f"*{'Steps sent' if sent else 'Steps, in order'}:*\n" + code_block(result.steps)
+        )
     return message(sections("\n".join(lines)), text=_execution_headline(result, workflow))
 
 
-def verification_intro(workflow: Workflow) -> SlackMessage:
-    """Before the evidence request: what to show once the remediation has run."""
-    text = (
-        f"📋 Once “{escape(workflow.title)}” has run, show me whether it worked: share the output "
-        "of the checks below, or a screenshot or log, here in the thread."
-    )
-    return message(sections(text), text="Show whether the remediation worked")
-
-
-def _strategy_text(strategy: RemediationStrategy, workflow: Workflow, *, total: int) -> str:
+def _strategy_text(
+    strategy: RemediationStrategy, workflow: Workflow, *, total: int, steps: bool = True
+) -> str:
     risk = strategy.estimated_risk.value
     numbering = f"{strategy.rank}/{total}. " if total else ""
     lines = [
@@ -217,7 +215,8 @@ def _strategy_text(strategy: RemediationStrategy, workflow: Workflow, *, total: 
     ]
     if strategy.parameters:
         lines.append("*Parameters:* " + _parameters(strategy.parameters))
-    lines.append("*Runs:*\n" + code_block(filled_steps(workflow, strategy.parameters)))
+    if steps:
+        lines.append("*Runs:*\n" + code_block(filled_steps(workflow, strategy.parameters)))
     return "\n".join(lines)
 
 

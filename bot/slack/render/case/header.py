@@ -37,6 +37,7 @@ STATUS_LABELS = {
 """How each status reads in lists (`/fm cases`, the App Home)."""
 PHASES = {
     Phase.TRIAGE: "💬 Being described",
+    Phase.FIRING: "🔥 Firing",
     Phase.ONGOING: "🔴 Ongoing",
     Phase.AFTERMATH: "🔎 Investigating after the fact",
     Phase.RESOLVED: "✅ Resolved",
@@ -112,6 +113,8 @@ def _lines(view: SummaryView) -> list[str]:
 def _when(view: SummaryView) -> str:
     if view.started_at is None:
         return ""
+    if view.phase is Phase.FIRING:
+        return f"🔥 Firing since {_time(view.started_at)}"
     started = f"Started {_time(view.started_at)}"
     if view.duration_minutes is not None:
         return f"{started}, lasted {_minutes(view.duration_minutes)}"
