@@ -41,6 +41,7 @@ from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.view import ConfirmationPrompt, ReplyKind, TurnReply
+from domain.investigation.conclusions import Solution
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.records import PostedKind
@@ -300,8 +301,9 @@ class ThreadPresenter(ThreadVoice):
     async def redraw_closed(self, before: Case, after: Case, *, shown_at: str = "") -> None:
         """Redraw the earlier replies whose evidence requests closed (or changed how they
         closed) between ``before`` and ``after``: once a log has arrived its card says so and
-        loses its "Can't get this" button. A case just resolved or closed redraws every card
-        still open (requests and tool runs), so no button is left live in a finished case. Each
+        loses its "Can't get this" button; a mitigation applied, verified or put off since says
+        so. A case just resolved or closed redraws every card still open (requests, tool runs,
+        mitigations), so no button is left live in a finished case. Each
         message is redrawn once; the reply just posted at ``shown_at`` already shows the
         requests as they are."""
         redrawn_at = {shown_at} if shown_at else set()
@@ -313,6 +315,15 @@ class ThreadPresenter(ThreadVoice):
             and (looks(earlier.status) != looks(request.status) or (finished and earlier.is_open))
         ]
         keys += [run.run_id for run in after.tool_runs if finished and run.is_open]
+        keys += [
+            solution.solution_id
+            for solution in after.solutions
+            if solution.is_mitigation
+            and (
+                _moved(before.find_solution(solution.solution_id), solution)
+                or (finished and solution.verified_at is None)  # its buttons go
+            )
+        ]
         for key in keys:
             ts = await self._refs.ts(after, PostedKind.REQUEST, key)
             if ts is None or ts in redrawn_at:
@@ -343,6 +354,15 @@ class ThreadPresenter(ThreadVoice):
             if isinstance(body, AtTheTop):
                 await self.show_header(case)
                 continue
-            shown = isinstance(body, ShownReply)
-            rendered = redrawn(case, body) if shown else settled(confirmation)
+            rendered = (
+                redrawn(case, body) if isinstance(body, ShownReply) else settled(confirmation)
+            )
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+
+
+def _moved(before: Solution | None, after: Solution) -> bool:
+    """Whether a mitigation's card shows something else now: applied, verified or put off."""
+    if before is None:
+        return False
+    shows = ("applied_by", "verified_at", "deferred_by")
+    return any(getattr(before, name) != getattr(after, name) for name in shows)

@@ -66,14 +66,11 @@ def decision_note(result: AnswerResult) -> str:
 
 
 def follow_up_note(result: AnswerResult, documents: Sequence[DocumentView]) -> str:
-    """What follows an answer whose question already shows the decision, in a few words:
-    "After {@U1}'s yes: the case is now resolved. Here is the case report." """
-    confirmation = result.confirmation
-    decision = confirmation.decision.value if confirmation.decision else "answer"
-    done = [f"the case is now {t.to_status.value}." for t in result.transitions[-1:]]
+    """What follows an answer whose question already shows who decided what, in a few words:
+    "The case is now resolved. Here is the case report." """
+    done = [f"The case is now {t.to_status.value}." for t in result.transitions[-1:]]
     if documents:
         names = [DOCUMENT_NAMES[document.document_type] for document in documents]
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        done.append(f"here {'is' if len(names) == 1 else 'are'} {listed}.")
-    sentences = [done[0], *(s[0].upper() + s[1:] for s in done[1:])] if done else []
-    return " ".join([f"After {mention(confirmation.answered_by)}'s {decision}:", *sentences])
+        done.append(f"Here {'is' if len(names) == 1 else 'are'} {listed}.")
+    return " ".join(done)

@@ -105,7 +105,9 @@ def reply_message(
     blocks += mitigation_blocks(reply.solutions, reply.recorded, case_id=case_id)  # to act on
     if reply.escalation is not None:
         blocks += [divider(), *sections(escalation_text(reply.escalation))]
-    blocks += context(citations_text(reply.citations))
+    # A source the answer's own words already cite is not listed again under it.
+    unsaid = [c for c in reply.citations if c.label() not in reply.text]
+    blocks += context(citations_text(unsaid))
     if details is not None and (cut or more or has_details(reply)):
         blocks += actions([details_button(details)])
     return message(blocks, text=opening)

@@ -8,6 +8,7 @@ shown and the full text is shared as a markdown file in the thread. Nothing is c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from slack_sdk.models.blocks import Block, MarkdownTextObject, SectionBlock
@@ -141,7 +142,7 @@ def _result_message(
         )
     )
     blocks += _facts_blocks(score.facts)
-    blocks += _analysis("Analysis", score.score_analysis, preview=preview)
+    blocks += _analysis("Analysis", _without_scores(score.score_analysis), preview=preview)
     blocks += _analysis("Missing evidence and tools", score.missing_tools_analysis, preview=preview)
     if preview:
         blocks += sections("📎 The full analysis is in the file below.")
@@ -155,6 +156,22 @@ def _category_fields(score: SessionScore) -> list[str]:
         shown = "not given" if points is None else f"{points}/{CATEGORY_MAX}"
         fields.append(f"*{CATEGORY_LABELS[category]}:* {shown}")
     return fields
+
+
+_SCORE_LINE = re.compile(
+    r"[\W_]*(?:logical\s*flow|consistency|tool\s*relevance|synthesis\s*quality)[\W_]*"
+    r"\d+\s*/\s*25[\W_]*",
+    re.IGNORECASE,
+)
+
+
+def _without_scores(text: str | None) -> str | None:
+    """The judge's analysis without its lines that only restate a category's points (the
+    message shows them as fields above; the file keeps the analysis whole)."""
+    if text is None:
+        return None
+    kept = [line for line in text.splitlines() if not _SCORE_LINE.fullmatch(line.strip())]
+    return "\n".join(kept).strip()
 
 
 def _analysis(title: str, text: str | None, *, preview: bool) -> list[Block]:

@@ -39,11 +39,8 @@ def test_a_status_change_and_documents_are_said_in_one_line() -> None:
 
     said = follow_up_note(_answered(Decision.YES, CaseStatus.RESOLVED), documents)
 
-    assert said == (
-        f"After {{@{OPENER}}}'s yes: the case is now resolved. "
-        "Here are the case report and the runbook."
-    )
+    assert said == "The case is now resolved. Here are the case report and the runbook."
 
 
-def test_nothing_changed_says_only_whose_answer_it_was() -> None:
-    assert follow_up_note(_answered(Decision.NO), []) == f"After {{@{OPENER}}}'s no:"
+def test_nothing_changed_adds_nothing_to_the_decided_line() -> None:
+    assert follow_up_note(_answered(Decision.NO), []) == ""
