@@ -21,16 +21,24 @@ from domain.investigation.evidence_requests import (
     RequestCategory,
 )
 from domain.investigation.guidance import sanitize_guidance
-from domain.lifecycle.decisions import is_responder
+from domain.investigation.verification import ProblemConfirmation
+from domain.lifecycle import proposals
+from domain.lifecycle.confirmations import Decision, PendingConfirmation, StatusChangePayload
+from domain.lifecycle.decisions import answer, is_responder
 from domain.lifecycle.responders import ResponderSet
+from domain.lifecycle.status import CaseStatus
+from domain.people import mention
 from domain.workflows.catalog import ParameterValue, RiskLevel, Workflow
 from domain.workflows.parameters import filled_steps, filled_verification
+from domain.workflows.signals import signal_severity
 from domain.workflows.validation import ValidStrategy
 
 MAX_COMMANDS = 3
 MAX_EXPECTED = 200
 MAX_LABEL = 100
 MAX_DESCRIPTION = 500
+MAX_STATEMENT = 1000
+"""A problem statement's longest (the consulting data's own limit)."""
 
 
 class StrategyStatus(StrEnum):
@@ -196,3 +204,44 @@ def verification_request(
         created_at_turn=turn,
         metadata={"strategy_id": strategy.strategy_id, "purpose": "remediation_verification"},
     )
+
+
+def approval_confirms_problem(
+    case: Case, strategy: RemediationStrategy, *, now: datetime
+) -> PendingConfirmation | None:
+    """The approver's Approve is a person's Yes: to the alert as the problem, and to acting on it.
+
+    A case an alert opened is still being described (consulting) when its remediation is
+    approved; the approval starts its investigation, so what people share next is matched to the
+    evidence requests as in any case. It is recorded like any answered question: a status change
+    proposed and answered Yes by the approver alone, the transition naming them and the workflow
+    they approved. The problem statement, unless one was confirmed, is the alert itself (what
+    they acted on). Nothing happens for a case already investigating or finished.
+    """
+    by = strategy.decided_by
+    if by is None or case.status is not CaseStatus.CONSULTING:
+        return None
+    consulting = case.consulting
+    if not consulting.problem_statement_confirmed:
+        consulting.proposed_problem_statement = (case.title or strategy.title)[:MAX_STATEMENT]
+    if consulting.problem_confirmation is None:
+        severity = signal_severity(case.alert.severity if case.alert else None)
+        consulting.problem_confirmation = ProblemConfirmation(
+            problem_type="alert",
+            severity_guess=severity.value.upper() if severity else "UNKNOWN",
+            created_at=now,
+        )
+    payload = StatusChangePayload(
+        to_status=CaseStatus.INVESTIGATING,
+        reason=f"{mention(by)} approved the remediation “{strategy.title}” for this alert",
+    )
+    asked = proposals.propose(
+        case,
+        payload,
+        now=now,
+        prompt=f"Approve “{strategy.title}”?",
+        proposed_by=by,
+        answerable_by=[by],
+    )
+    answer(case, asked.confirmation_id, by=by, decision=Decision.YES, now=now)
+    return asked

@@ -1,8 +1,10 @@
 """Approve / Reject on a remediation strategy: decided once, by an allowed person, audited.
 
-Approving hands the workflow and its parameters to the configured executor, withdraws the other
-strategies of the same analysis, posts what happened and asks for evidence that it worked (an
-evidence request of the case, so the investigation carries on as usual).
+Approving is the approver's Yes to the alert as the problem: a case still being described starts
+its investigation (a status change answered by them, audited like a click on Yes). It hands the
+workflow and its parameters to the configured executor, withdraws the other strategies of the same
+analysis, posts what happened and asks for evidence that it worked (an evidence request of the
+case, so the investigation carries on as usual and a reply with the evidence answers it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from bot.thread.presenter import ThreadPresenter
 from bot.thread.remediation import RemediationThread
 from domain.case import Case
 from domain.errors import NotFoundError, TerminalCaseError
+from domain.lifecycle.confirmations import PendingConfirmation
+from domain.lifecycle.status import CaseStatus
 from domain.people import mention
 from domain.ports import AuditRepository, Clock, MessageRepository
 from domain.records import AuditEntry, ConversationMessage, MessageRole
@@ -30,6 +34,7 @@ from domain.workflows.remediation import (
     ExecutionStatus,
     RemediationStrategy,
     StrategyStatus,
+    approval_confirms_problem,
     execution_request,
     may_decide,
     outcome_status,
@@ -77,7 +82,7 @@ class RemediationService:
         case, strategy = clicked
         status = DECISIONS[action]
         if _interrupted(strategy, work.user_id, status):
-            await self._execute(case, strategy)
+            await self._execute(await self._confirm_problem(case, strategy), strategy)
             return
         now = self._p.clock.now()
         if not await self._p.remediations.decide(
@@ -91,6 +96,7 @@ class RemediationService:
         await self._audit(case, decided, work.user_id, f"workflow.{status.value}")
         await self._rewrite(case, decided)
         if status is StrategyStatus.APPROVED:
+            case = await self._confirm_problem(case, decided)
             await self._withdraw_others(case, decided)
             await self._execute(case, decided)
 
@@ -126,6 +132,27 @@ class RemediationService:
         if case.team_id != work.team_id:
             raise NotFoundError("case of another workspace")
         return case
+
+    async def _confirm_problem(self, case: Case, approved: RemediationStrategy) -> Case:
+        """The approval is the approver's Yes to the alert as the problem: a case still being
+        described starts its investigation, saved with the audit of that answer."""
+        if case.status is not CaseStatus.CONSULTING:
+            return case
+        now = self._p.clock.now()
+        answered: list[PendingConfirmation] = []
+
+        async def step(current: Case) -> tuple[Case, None]:
+            answered.clear()
+            confirmation = approval_confirms_problem(current, approved, now=now)
+            if confirmation is not None:
+                answered.append(confirmation)
+            return current, None
+
+        def audit(changed: Case) -> list[AuditEntry]:
+            return [_answered_entry(changed, confirmation) for confirmation in answered]
+
+        saved, _ = await self._p.cases.update(case, step, audit=audit)
+        return saved
 
     async def _withdraw_others(self, case: Case, approved: RemediationStrategy) -> None:
         others = await self._p.remediations.supersede_others(
@@ -262,6 +289,25 @@ def _interrupted(strategy: RemediationStrategy, user_id: str, status: StrategySt
         and strategy.status is StrategyStatus.APPROVED
         and strategy.decided_by == user_id
         and strategy.execution is None
+    )
+
+
+def _answered_entry(case: Case, confirmation: PendingConfirmation) -> AuditEntry:
+    """The approval recorded as the approver's answer, like a click on Yes."""
+    return AuditEntry(
+        team_id=case.team_id,
+        case_id=case.case_id,
+        actor=confirmation.answered_by or "?",
+        action="confirmation.answered",
+        detail={
+            "confirmation_id": confirmation.confirmation_id,
+            "kind": confirmation.kind.value,
+            "decision": confirmation.decision.value if confirmation.decision else None,
+            "state": confirmation.state.value,
+            "by_approving": confirmation.prompt,
+        },
+        source="slack:button",
+        at=confirmation.answered_at or case.updated_at,
     )
 
 
