@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from domain.base import utc_now
 from domain.knowledge import IngestReport, ToolStatus
@@ -35,7 +36,13 @@ from rag.embeddings.embedder import (
     embed_with_cache,
     waits_for_model,
 )
-from rag.resume import stored_rows, stored_vectors, unfinished_ingests, with_vector_column
+from rag.resume import (
+    stored_rows,
+    stored_vectors,
+    unfinished_ingests,
+    vectored_chunks,
+    with_vector_column,
+)
 from rag.store.filters import quote
 from rag.store.rows import RowScope, document_rows, with_vectors
 from rag.store.tables import KnowledgeStore, TableName, table_for
@@ -44,6 +51,9 @@ logger = logging.getLogger(__name__)
 
 # Above this many texts to embed, rows are written first with full text only (vectors follow).
 TWO_PHASE_MIN_TEXTS = 48
+# Rows with vectors are added at most this many at a time (a 1M-line log has 50,000 rows; one
+# commit for those takes less memory than several, as the compaction after them has less to do).
+ROWS_PER_COMMIT = 100_000
 
 
 @dataclass(frozen=True)
@@ -215,12 +225,16 @@ class IngestionPipeline:
         # both copies share chunk ids, so a search running in between sees each chunk once.
         table = table_for(request.scope.kb)
         dimension = self._store.dimension
-        rows = document_rows(doc, request.scope, ingest_id, self._clock(), dimension)
+        rows = await asyncio.to_thread(
+            document_rows, doc, request.scope, ingest_id, self._clock(), dimension
+        )
         doc.chunks = []  # the Arrow rows hold the text now (hundreds of MB for 1M lines)
         await self._store.add(table, rows)
         notify("searchable", 0, len(texts))
         vectors = await self._vectors(doc, texts, notify)
-        await self._store.add(table, with_vectors(rows, vectors, dimension))
+        await self._store.add(
+            table, await asyncio.to_thread(with_vectors, rows, vectors, dimension)
+        )
         del rows
         await self._store.delete(table, f"ingest_id = {quote(ingest_id)} AND vector IS NULL")
 
@@ -234,14 +248,18 @@ class IngestionPipeline:
     ) -> VectorJob:
         """Text rows now; the job that adds their vectors later (it holds the rows meanwhile)."""
         scope, table, dimension = request.scope, table_for(request.scope.kb), self._store.dimension
-        rows = document_rows(doc, scope, ingest_id, self._clock(), dimension)
+        # Off the event loop: a million lines make 50,000 rows, most of a second to build.
+        rows = await asyncio.to_thread(
+            document_rows, doc, scope, ingest_id, self._clock(), dimension
+        )
         doc.chunks = []
         await self._store.add(table, rows)
         notify("searchable", 0, len(texts))
 
         async def follow(job: VectorJob) -> None:
             vectors = await self._vectors(doc, texts, notify)
-            if await self._replace_text_rows(job, with_vectors(rows, vectors, dimension)):
+            full = await asyncio.to_thread(with_vectors, rows, vectors, dimension)
+            if await self._replace_text_rows(job, full):
                 notify("done", rows.num_rows, rows.num_rows)
                 logger.info("vectors written", extra={"ingest_id": ingest_id})
 
@@ -250,34 +268,43 @@ class IngestionPipeline:
         )
 
     async def _resume(self, table: TableName, job: VectorJob) -> None:
-        """Vectors for rows a stopped process left without them, from their stored text."""
+        """Vectors for rows a stopped process left without them, from their stored text.
+
+        All of the file's text-only rows are read (a log's window vectors need the whole file's
+        templates); only the chunks a cut-short write left without a copy with vectors are added.
+        """
         where = f"ingest_id = {quote(job.ingest_id)}"
-        if await self._store.count(table, f"{where} AND vector IS NOT NULL"):
-            # Stopped between adding the rows with vectors and removing the text-only copies.
-            await self._replace_text_rows(job, None)
-            return
-        stored = await stored_rows(self._store, table, where)
+        stored = await stored_rows(self._store, table, f"{where} AND vector IS NULL")
         if not stored.num_rows:
             return
+        done = await vectored_chunks(self._store, table, where)
         vectors = await stored_vectors(stored, self._embedder, self._cache, self._clock())
-        if await self._replace_text_rows(
-            job, with_vector_column(stored, vectors, self._store.dimension)
-        ):
+        dimension = self._store.dimension
+        full = await asyncio.to_thread(with_vector_column, stored, vectors, dimension)
+        if done:
+            full = full.filter(pc.invert(pc.is_in(full.column("chunk_id"), pa.array(done))))
+        if await self._replace_text_rows(job, full, resumed=True):
             logger.info("vectors written", extra={"ingest_id": job.ingest_id})
 
-    async def _replace_text_rows(self, job: VectorJob, rows: pa.Table | None) -> bool:
-        """Add the rows with vectors (None: they are there already) and remove the text-only
-        copies; nothing when the rows were removed meanwhile (the case closed)."""
+    async def _replace_text_rows(
+        self, job: VectorJob, rows: pa.Table, *, resumed: bool = False
+    ) -> bool:
+        """Add the rows with vectors and remove the text-only copies; nothing when the rows were
+        removed meanwhile (the case closed) or another process is writing their vectors.
+
+        The copies with vectors go in slices, each its own commit (less memory than one for a
+        million-line file); a process stopped between two leaves the rest to the next start.
+        """
         if not job.may_write():
             return False
         table, where = job.table, f"ingest_id = {quote(job.ingest_id)}"
         try:
-            if not await self._store.count(table, f"{where} AND vector IS NULL"):
-                return False  # removed, or another process finished them first
-            if not await self._store.count(table, f"{where} AND vector IS NOT NULL"):
-                if rows is None:
-                    return False
-                await self._store.add(table, rows)
+            # Counted by the ingest id's index alone: no vector is read.
+            stored = await self._store.count(table, where)
+            if not stored or (not resumed and stored != rows.num_rows):
+                return False
+            for first in range(0, rows.num_rows, ROWS_PER_COMMIT):
+                await self._store.add(table, rows.slice(first, ROWS_PER_COMMIT))
             await self._store.delete(table, f"{where} AND vector IS NULL")
         finally:
             job.wrote()

@@ -58,6 +58,13 @@ async def stored_rows(store: KnowledgeStore, table: TableName, where: str) -> pa
     return found.sort_by("chunk_id")  # "<ingest id>:<index>", the index zero-padded
 
 
+async def vectored_chunks(store: KnowledgeStore, table: TableName, where: str) -> list[str]:
+    """Chunk ids among the rows matching ``where`` that already have their copy with vectors."""
+    query = store.table(table).query().where(f"{where} AND vector IS NOT NULL")
+    found = await query.select(["chunk_id"]).to_arrow()
+    return [str(chunk_id) for chunk_id in found.column("chunk_id").to_pylist()]
+
+
 async def stored_vectors(
     stored: pa.Table, embedder: Embedder, cache: VectorCache, now: datetime
 ) -> Vectors:

@@ -63,6 +63,7 @@ ACK_EVERY_S = 0.25
 UPLOAD_LIMIT_MB = 1024
 FINDINGS = "what stands out"
 STILL_INDEXING = "still being indexed"
+ANSWER_TIMEOUT_S = 300
 QUESTION_REPLY = "The first failure is the expired certificate."
 
 
@@ -118,11 +119,14 @@ async def answered(
     bot: BotHarness, thread_ts: str, before: int, words: str = FINDINGS
 ) -> dict[str, Any]:
     """The first new bot message of the thread that says ``words`` (the file's findings)."""
-    while True:
+    deadline = time.perf_counter() + ANSWER_TIMEOUT_S
+    while time.perf_counter() < deadline:
         for message in bot.bot_messages(thread_ts)[before:]:
             if words in text_of(message):
                 return message
         await asyncio.sleep(0.02)
+    said = [text_of(message)[:300] for message in bot.bot_messages(thread_ts)[before:]]
+    raise AssertionError(f"no answer saying {words!r} in {ANSWER_TIMEOUT_S} s; the bot said {said}")
 
 
 async def share(bot: BotHarness, thread_ts: str, content: bytes, progress: Progress) -> float:

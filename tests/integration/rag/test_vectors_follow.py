@@ -10,6 +10,7 @@ import pyarrow as pa
 import pytest
 
 from domain.knowledge import ToolStatus
+from rag import ingestion
 from rag.service import KnowledgeService
 from rag.store.filters import quote
 from rag.store.tables import TableName
@@ -41,8 +42,9 @@ async def nulls(service: KnowledgeService) -> int:
 
 
 async def test_the_report_comes_before_the_vectors_and_searches_name_the_file_meanwhile(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(ingestion, "ROWS_PER_COMMIT", 6)  # the vectors go in four commits
     gate = asyncio.Event()  # the model's batches wait here: the vectors cannot finish
     service = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder(gate=gate))
 
@@ -124,21 +126,27 @@ async def test_vectors_a_stopped_process_owed_are_finished_at_the_next_start(
     )
 
 
-async def test_a_restart_between_adding_the_vectors_and_removing_the_text_rows_is_tidied(
-    tmp_path: Path,
+@pytest.mark.parametrize("kept", [20, 7, 0], ids=["all", "some", "none"])
+async def test_a_restart_while_the_vectors_were_being_written_is_finished(
+    tmp_path: Path, kept: int
 ) -> None:
     service = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder())
     report = await service.ingest_case_file(
         team_id="T1", case_id="C1", filename="big.log", content=varied_log(400)
     )
     await service.settled()
+    before = await vectors_of(service, "C1")
     table = service.store.table(TableName.EVIDENCE)
-    # Put back the text-only copies, as a process stopped before removing them would leave.
+    # What a process stopped while adding the copies with vectors (in slices, then removing the
+    # text-only ones) leaves: every text-only copy, and the first ``kept`` copies with vectors.
     rows = await table.query().to_arrow()
     index = rows.schema.get_field_index("vector")
     vector = rows.schema.field(index)
     text_only = rows.set_column(index, vector, pa.nulls(rows.num_rows, vector.type))
     await service.store.add(TableName.EVIDENCE, text_only)
+    await service.store.delete(
+        TableName.EVIDENCE, f"vector IS NOT NULL AND line_start > {kept * 20}"
+    )
 
     restarted = await open_at(LanceLocation(str(tmp_path)), HashingEmbedder())
     restarted.resume()
@@ -146,6 +154,7 @@ async def test_a_restart_between_adding_the_vectors_and_removing_the_text_rows_i
 
     assert await nulls(restarted) == 0
     assert await restarted.store.count(TableName.EVIDENCE, "true") == report.chunks
+    np.testing.assert_allclose(await vectors_of(restarted, "C1"), before, atol=1e-5)
 
 
 async def test_a_case_closed_before_its_vectors_are_written_keeps_nothing(
