@@ -20,6 +20,8 @@ from domain.engine.inputs import ToolRunResult
 from domain.engine.view import TurnReply
 from domain.knowledge import IngestReport
 from domain.past_cases import PastCaseMatch
+from domain.workflows.catalog import Workflow
+from domain.workflows.remediation import ExecutionResult
 
 
 class _Shape(BaseModel):
@@ -151,18 +153,31 @@ class AtTheTop(_Shape):
     shape: Literal["top"] = "top"
 
 
-PostedBody = Annotated[WrittenDown | ShownReply | Summary | AtTheTop, Field(discriminator="shape")]
-"""What a posted message is kept with."""
+class RanAndAsked(_Shape):
+    """What the executor did with an approved workflow, and the card asking whether it worked
+    (drawn as the case has that request now: answered, it loses its button)."""
 
-_BODY: TypeAdapter[WrittenDown | ShownReply | Summary | AtTheTop] = TypeAdapter(PostedBody)
+    shape: Literal["ran"] = "ran"
+    result: ExecutionResult
+    workflow: Workflow
+    request_id: str
 
 
-def dump(body: WrittenDown | ShownReply | Summary | AtTheTop) -> dict[str, Any]:
+Kept = WrittenDown | ShownReply | Summary | AtTheTop | RanAndAsked
+"""Any shape a posted message is kept with."""
+
+PostedBody = Annotated[Kept, Field(discriminator="shape")]
+"""What a posted message is kept with, as stored."""
+
+_BODY: TypeAdapter[Kept] = TypeAdapter(PostedBody)
+
+
+def dump(body: Kept) -> dict[str, Any]:
     """The shape as stored JSON."""
     return body.model_dump(mode="json")
 
 
-def parse(raw: dict[str, Any] | None) -> WrittenDown | ShownReply | Summary | AtTheTop | None:
+def parse(raw: dict[str, Any] | None) -> Kept | None:
     """A stored body as its shape (None when nothing was kept)."""
     if not raw:
         return None

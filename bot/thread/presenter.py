@@ -22,6 +22,7 @@ from bot.slack.render.case.prompts import confirmation_message
 from bot.slack.render.case.reply import reply_message
 from bot.slack.render.errors import with_retry
 from bot.slack.render.limits import fit, fits
+from bot.slack.render.remediation import ran_and_ask_message
 from bot.thread.compose import (
     answer_message,
     details_of,
@@ -35,11 +36,12 @@ from bot.thread.compose import (
     top,
     with_questions,
 )
-from bot.thread.memory import AtTheTop, Lead, ShownReply, Summary, WrittenDown
+from bot.thread.memory import AtTheTop, Lead, RanAndAsked, ShownReply, Summary, WrittenDown
 from bot.thread.voice import ThreadVoice
 from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.answers import decision_note
+from domain.engine.present import request_card as card_of
 from domain.engine.view import ConfirmationPrompt, ReplyKind, TurnReply
 from domain.investigation.conclusions import Solution
 from domain.lifecycle.confirmations import PendingConfirmation
@@ -297,6 +299,14 @@ class ThreadPresenter(ThreadVoice):
         elif ts is not None and isinstance(body, ShownReply):
             rendered = redrawn(case, body)
             await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
+        elif ts is not None and isinstance(body, RanAndAsked):
+            request = case.find_request(body.request_id)
+            if request is not None:  # the did-it-work card under what the workflow did
+                card = card_of(request)
+                rendered = ran_and_ask_message(
+                    body.result, body.workflow, card, case_id=case.case_id
+                )
+                await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
     async def redraw_closed(self, before: Case, after: Case, *, shown_at: str = "") -> None:
         """Redraw the earlier replies whose evidence requests closed (or changed how they

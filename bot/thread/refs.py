@@ -9,7 +9,7 @@ table or the audit log, which keeps only what people and the bot did.
 
 from __future__ import annotations
 
-from bot.thread.memory import AtTheTop, ShownReply, Summary, WrittenDown, dump, parse
+from bot.thread.memory import Kept, ShownReply, Summary, dump, parse
 from domain.case import Case
 from domain.ports import AuditRepository, Clock, PostedMessageRepository
 from domain.records import AuditEntry, PostedKind, PostedMessage
@@ -31,9 +31,7 @@ class MessageRefs:
         """The message of that kind and key, if there is one."""
         return await self._posted.find(case.case_id, kind, key)
 
-    async def kept(
-        self, case: Case, kind: PostedKind, key: str = ""
-    ) -> WrittenDown | ShownReply | Summary | AtTheTop | None:
+    async def kept(self, case: Case, kind: PostedKind, key: str = "") -> Kept | None:
         """What the message of that kind and key was kept with, if anything."""
         found = await self.find(case, kind, key)
         return parse(found.body) if found is not None else None
@@ -50,7 +48,7 @@ class MessageRefs:
         ts: str | None,
         key: str = "",
         *,
-        body: WrittenDown | ShownReply | Summary | AtTheTop | None = None,
+        body: Kept | None = None,
     ) -> None:
         """Keep where a message is (``ts``), or what is to be posted (``body``, no ts yet)."""
         message = PostedMessage(

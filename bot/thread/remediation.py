@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.slack.render.case.reply import request_card
 from bot.slack.render.holding_back import budget_note, waiting_note
-from bot.slack.render.message import message
 from bot.slack.render.remediation import (
     analysis_record,
     decided_strategy_message,
     execution_message,
+    ran_and_ask_message,
     rca_message,
     strategy_message,
 )
 from bot.thread.alerts import Told
 from bot.thread.compose import lead_messages, led
-from bot.thread.memory import Lead
+from bot.thread.memory import Lead, RanAndAsked
 from bot.thread.voice import ThreadVoice
 from domain.budget import Breach
 from domain.case import Case
@@ -108,8 +107,11 @@ class RemediationThread:
         self, case: Case, result: ExecutionResult, workflow: Workflow, request: EvidenceRequest
     ) -> Told:
         """What the executor did, then the evidence request asking whether it worked (the card
-        says it once): one message for the click."""
-        after = execution_message(result, workflow)
-        card = request_card(card_of(request), case_id=case.case_id)
-        said = message([*after.blocks, *card], text=f"{after.text}\n{card_of(request).label}")
-        return Told(ts=await self._voice.post(case, said), text=said.text)
+        says it once): one message for the click, kept with the request so that its card is
+        drawn again once the request is answered."""
+        said = ran_and_ask_message(result, workflow, card_of(request), case_id=case.case_id)
+        kept = RanAndAsked(result=result, workflow=workflow, request_id=request.request_id)
+        at = await self._voice.post_kept(
+            case, said, PostedKind.REQUEST, request.request_id, body=kept
+        )
+        return Told(ts=at, text=said.text)

@@ -12,6 +12,7 @@ from bot.slack.render.commands import notice
 from bot.slack.render.limits import fit
 from bot.slack.render.message import SlackMessage
 from bot.thread.charts import Charted, share_charts
+from bot.thread.memory import Kept
 from bot.thread.refs import MessageRefs
 from bot.thread.surface import ChatSurface
 from bot.thread.waiting import WaitingSigns
@@ -109,11 +110,18 @@ class ThreadVoice:
         return first
 
     async def post_kept(
-        self, case: Case, rendered: SlackMessage, kind: PostedKind, key: str
+        self,
+        case: Case,
+        rendered: SlackMessage,
+        kind: PostedKind,
+        key: str,
+        *,
+        body: Kept | None = None,
     ) -> str:
-        """Post into the thread and remember where, under ``kind`` and ``key``."""
+        """Post into the thread and remember where, under ``kind`` and ``key`` (with ``body``,
+        what the message is drawn from, to draw it again)."""
         ts = await self.post(case, rendered)
-        await self._refs.remember(case, kind, ts, key)
+        await self._refs.remember(case, kind, ts, key, body=body)
         return ts
 
     async def ts_of(self, case: Case, kind: PostedKind, key: str) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from slack_sdk.models.blocks import Block
 
 from bot.slack.ids import ActionId, StrategyValue, action_id
+from bot.slack.render.case.reply import request_card
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import (
     SlackMessage,
@@ -20,6 +21,7 @@ from bot.slack.render.message import (
     sections,
 )
 from bot.slack.render.text import code, code_block, escape, percent, shorten
+from domain.engine.view import RequestCard
 from domain.workflows.catalog import ParameterValue, Workflow
 from domain.workflows.observed import ObservedData
 from domain.workflows.parameters import filled_steps
@@ -198,6 +200,16 @@ def execution_message(result: ExecutionResult, workflow: Workflow) -> SlackMessa
             f"*{'Steps sent' if sent else 'Steps, in order'}:*\n" + code_block(result.steps)
         )
     return message(sections("\n".join(lines)), text=_execution_headline(result, workflow))
+
+
+def ran_and_ask_message(
+    result: ExecutionResult, workflow: Workflow, card: RequestCard, *, case_id: str
+) -> SlackMessage:
+    """What the executor did, then the evidence request asking whether it worked (the card says
+    it once, as the request stands: answered, it has no button): one message for the click."""
+    after = execution_message(result, workflow)
+    blocks = request_card(card, case_id=case_id)
+    return message([*after.blocks, *blocks], text=f"{after.text}\n{card.label}")
 
 
 def _strategy_text(

@@ -1,16 +1,26 @@
 """An alert's case reads as a firing alert: since when it fires (the alert's own start), its
-severity, who owns the next step, and the steps and the "did it work?" request shown once."""
+severity, who owns the next step, the steps and the "did it work?" request shown once, and that
+request's card closed by a reply with the evidence it asked for."""
 
 from __future__ import annotations
 
+import json
+
+from domain.investigation.evidence_requests import EvidenceStatus
+from domain.lifecycle.confirmations import Decision
+from domain.lifecycle.status import CaseStatus
 from tests.alerts import crash_looping, resolved
+from tests.fakes.models.llm_server import Scripted
+from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.alerts.alert_harness import (
     post_alert,
     thread_text,
     with_strategy_buttons,
 )
 from tests.integration.bot.alerts.remediation_harness import alert_case, decide, join
-from tests.integration.bot.harness import SRE, BotHarness, text_of
+from tests.integration.bot.harness import CHANNEL, SRE, BotHarness, text_of
+from tests.integration.bot.replies import chat_reply
 
 STEP = "kubectl rollout restart deployment/payments-api -n payments"
 ASKED = "Did “Restart a crash-looping deployment” work?"
@@ -73,3 +83,76 @@ async def test_a_resolved_alert_no_longer_reads_as_firing(bot: BotHarness) -> No
     case = await bot.case(thread_ts)
     assert case.alert is not None
     assert case.alert.resolved_at is not None
+
+
+async def test_the_on_calls_reply_with_the_asked_numbers_closes_the_did_it_work_card(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    slack.workspace.members[CHANNEL] = [BOT_USER_ID, SRE]  # the paged on-call
+    thread_ts = await alert_case(bot)
+    first, _ = with_strategy_buttons(bot, thread_ts)
+
+    await decide(bot, first, "approve")
+
+    case = await bot.case(thread_ts)
+    assert case.status is CaseStatus.INVESTIGATING, "the approval was the on-call's Yes"
+    [moved] = case.status_history
+    assert moved.triggered_by == SRE
+    assert "approved the remediation “Restart a crash-looping deployment”" in moved.reason
+    answered = case.find_confirmation(moved.confirmation_id)
+    assert answered is not None
+    assert (answered.answered_by, answered.decision) == (SRE, Decision.YES)
+    audit = await bot.runtime.repositories.audit.list_for_case(case.case_id)
+    [entry] = [e for e in audit if e.action == "confirmation.answered"]
+    assert (entry.actor, entry.detail["state"]) == (SRE, "accepted")
+    [card] = request_cards(bot, thread_ts)
+    assert "Can't get this" in card, "the request is open"
+    assert f"*Next:* <@{SRE}> to share: {ASKED}" in summary(bot, thread_ts)
+    [request] = case.evidence_requests
+
+    await bot.reply(
+        thread_ts,
+        "rollout status: successfully rolled out, 3/3 available, 0 restarts in the last 10 min",
+        worked_reply(request.request_id),
+        user=SRE,
+    )
+
+    case = await bot.case(thread_ts)
+    assert case.evidence_requests[0].status is EvidenceStatus.COMPLETE
+    [card] = request_cards(bot, thread_ts)
+    assert "Can't get this" not in card, "the card is redrawn closed"
+    assert "✅ Received." in card
+    assert "matched_request_ids" in json.dumps(bot.llm.requests[-1]), "an investigating turn"
+    assert f"*Next:* <@{SRE}> to share: {CRASH_LOGS['label']}" in summary(bot, thread_ts)
+
+
+def request_cards(bot: BotHarness, thread_ts: str) -> list[str]:
+    """The "did it work?" request's cards in the thread, with their buttons."""
+    shown = [json.dumps(m.get("blocks", []), ensure_ascii=False) for m in bot.thread(thread_ts)]
+    return [text for text in shown if f"📋 {ASKED}" in text]
+
+
+CRASH_LOGS = {
+    "label": "Logs of the crash before the restart",
+    "description": "The restart stopped the crash loop; what made the pods crash is still open",
+    "category": "symptoms",
+    "guidance": {"commands": ["kubectl logs deploy/payments-api -n payments --previous"]},
+}
+
+
+def worked_reply(request_id: str) -> Scripted:
+    """Investigating: the on-call's numbers answer the request completely; the cause is next."""
+    return chat_reply(
+        "All 3 replicas are available with no restarts: the restart worked. Why they crashed "
+        "is still open.",
+        evidence_requests=[CRASH_LOGS],
+        classification={
+            "matched_request_ids": [request_id],
+            "completeness": "complete",
+            "completeness_score": 0.95,
+            "form": "user_input",
+            "evidence_type": "supportive",
+            "user_intent": "providing_evidence",
+            "rationale": "the rollout status and restart count the request asked for",
+        },
+    )
