@@ -16,7 +16,7 @@ from bot.services.intake import Intake
 from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import OutcomeService
-from bot.services.proposals import MitigationSteps
+from bot.services.proposals import MitigationSteps, StuckOptions
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.tools import ToolService
@@ -51,3 +51,5 @@ class Services:
     """None when the knowledge base cannot search finished cases' documents."""
     steps: MitigationSteps | None = None
     """The mitigation card's buttons and Undo (None only where a test builds a few services)."""
+    stuck: StuckOptions | None = None
+    """The ways out of a stuck case (None only where a test builds a few services)."""

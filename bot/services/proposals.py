@@ -1,27 +1,47 @@
-"""What people say to a case outside a turn: close it (Close button, `/fm close`), and the
-mitigation's card: "I've applied it", "Not now", and Undo on a recorded step."""
+"""What people say to a case outside a turn: close it (Close button, `/fm close`), the
+mitigation's card: "I've applied it", "Not now", and Undo on a recorded step, and the ways out
+of a stuck case."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from bot.inbox.work import ClickWork
+from bot.inbox.work import ClickWork, ThreadMessage
 from bot.services.cases import CaseStore
 from bot.services.ports import Responders
-from bot.slack.ids import SolutionValue, StepValue, load_value
-from bot.thread.presenter import ThreadPresenter
+from bot.services.turns import TurnService
+from bot.slack.ids import SolutionValue, StepValue, StuckValue, load_value
+from bot.thread.presenter import ThreadPresenter, thread_of
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
-from domain.engine.present import confirmation_prompt
+from domain.engine.present import confirmation_prompt, escalation_view, stuck_key
 from domain.errors import NotFoundError
 from domain.lifecycle.confirmations import PendingConfirmation, StatusChangePayload
+from domain.lifecycle.degraded import active_degraded, choose_way_out
 from domain.lifecycle.proposals import propose
+from domain.lifecycle.special_states import WayOut
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.steps import defer
 from domain.lifecycle.transitions import ensure_not_terminal
 from domain.people import mention
 from domain.ports import Clock
 from domain.records import AuditEntry
+
+WAYS_SAID = {
+    WayOut.BEST_GUESS: (
+        "We're stuck, so proceed with your best guess: take the leading hypothesis as the "
+        "working cause, at lower confidence. Say what it implies, what to do now, and what "
+        "would confirm or refute it."
+    ),
+    WayOut.NEW_CATEGORY: (
+        "We're stuck, so try another kind of explanation: a category of cause none of the "
+        "current hypotheses is in (code, config, environment, network, data, hardware, an "
+        "external dependency). Name it, say why it could fit, and what to check first."
+    ),
+}
+"""What a way out of a stuck case says to the model when it runs a turn."""
+STUCK_SUFFIX = "+stuck"
 
 
 class CloseRequests:
@@ -166,3 +186,94 @@ class MitigationSteps:
             source="slack:button",
             at=self._clock.now(),
         )
+
+
+class StuckOptions:
+    """The ways out of a stuck case, each a button that moves it: the best guess and another
+    kind of explanation run a turn, Escalate shares what to hand over, Close asks to close.
+    Only responders may choose; a click in a finished or no longer stuck case says so, privately.
+    """
+
+    def __init__(
+        self,
+        *,
+        cases: CaseStore,
+        presenter: ThreadPresenter,
+        closing: CloseRequests,
+        responders: Responders,
+        clock: Clock,
+        turns: TurnService,
+    ) -> None:
+        self._cases = cases
+        self._presenter = presenter
+        self._closing = closing
+        self._responders = responders
+        self._clock = clock
+        self._turns = turns
+
+    async def choose(self, *, work: ClickWork) -> None:
+        """A way out, recorded in the clicker's name (the stuck message and the summary say
+        who chose it), then done."""
+        value = load_value(StuckValue, work.value)
+        case = await self._cases.get(value.case_id)
+        if case.team_id != work.team_id:
+            raise NotFoundError("case of another workspace")
+        if case.is_terminal:
+            await self._whisper(work, f"Case {case.label} is {case.status}: nothing changed.")
+            return
+        if active_degraded(case) is None:
+            await self._whisper(work, "The case is not stuck any more, so nothing changed.")
+            return
+        responders = await self._responders.for_team(case.team_id)
+        now = self._clock.now()
+
+        async def choose(current: Case) -> tuple[Case, str]:
+            changed = current.model_copy(deep=True)
+            chosen = choose_way_out(
+                changed, value.way, by=work.user_id, now=now, responders=responders
+            )
+            return changed, stuck_key(chosen)
+
+        def audit(changed: Case) -> list[AuditEntry]:
+            return [_entry(work, changed, "stuck.chosen", now=now, way=value.way.value)]
+
+        saved, key = await self._cases.update(case, choose, audit=audit)
+        await self._presenter.redraw_cards(saved, [key])  # who chose what, under the buttons
+        if value.way is WayOut.CLOSE:
+            await self._closing.ask(case=saved, by=work.user_id)
+            return
+        if value.way is WayOut.ESCALATE:
+            escalation = escalation_view(saved)
+            assert escalation is not None  # still stuck: checked above, kept by the choice
+            await self._presenter.share_handover(saved, escalation, by=work.user_id)
+            await self._presenter.show_header(saved)
+            return
+        at = work.message_ts or saved.thread_ts
+        clicked = ThreadMessage(
+            ts=f"{at}{STUCK_SUFFIX}:{value.way.value}:{now.timestamp()}",
+            author=work.user_id,
+            text=WAYS_SAID[value.way],
+        )
+        await self._turns.take_turn(
+            thread=thread_of(saved),
+            messages=[clicked],
+            work_key=f"{key}:{value.way.value}:{now.timestamp()}{STUCK_SUFFIX}",
+            case=saved,
+        )
+
+    async def _whisper(self, work: ClickWork, text: str) -> None:
+        await self._presenter.whisper(
+            channel=work.channel_id, user=work.user_id, thread_ts=work.thread_ts, text=text
+        )
+
+
+def _entry(work: ClickWork, case: Case, action: str, *, now: datetime, **detail: str) -> AuditEntry:
+    return AuditEntry(
+        team_id=case.team_id,
+        case_id=case.case_id,
+        actor=work.user_id,
+        action=action,
+        detail=dict(detail),
+        source="slack:button",
+        at=now,
+    )

@@ -13,6 +13,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain.lifecycle.confirmations import Decision
+from domain.lifecycle.special_states import WayOut
 from domain.outcomes import Rating
 
 
@@ -59,6 +60,9 @@ class ActionId(StrEnum):
     """Undo on a recorded step, "applied" or "it worked" (value: StepValue)."""
     DETAILS = "fm_details"
     """"Details" under an answer: opens a modal with the whole reply (value: DetailsValue)."""
+    STUCK = "fm_stuck"
+    """A way out of a stuck case: best guess, escalate, another kind of explanation, close
+    (value: StuckValue)."""
 
 
 class CallbackId(StrEnum):
@@ -186,6 +190,13 @@ class DetailsValue(Value):
 
     case_id: str
     key: str
+
+
+class StuckValue(Value):
+    """A way out of a stuck case: which case, which way."""
+
+    case_id: str
+    way: WayOut
 
 
 class StrategyValue(Value):

@@ -47,7 +47,7 @@ from bot.thread.memory import (
 )
 from domain.budget import LLMSpend
 from domain.case import Case
-from domain.engine.present import solution_view, step_view, tool_card
+from domain.engine.present import solution_view, step_view, stuck_key, stuck_now, tool_card
 from domain.engine.view import (
     ConfirmationPrompt,
     RequestCard,
@@ -227,7 +227,8 @@ def current(case: Case, reply: TurnReply) -> TurnReply:
     """``reply`` with its evidence request cards as the case has them now (open or not).
 
     In a finished case nothing is open any more: a request still open shows as no longer
-    needed, a run still waiting as skipped, so no card keeps a button.
+    needed, a run still waiting as skipped, the ways out of a stuck case lose their buttons,
+    so no card keeps a button.
     """
     cards = []
     for card in reply.evidence_requests:
@@ -239,12 +240,15 @@ def current(case: Case, reply: TurnReply) -> TurnReply:
         runs = [_finished_run(card) for card in runs]
     solutions = [_solution_now(case, view) for view in reply.solutions]
     recorded = [_step_now(case, view) for view in reply.recorded]
+    stuck = reply.escalation
     return reply.model_copy(
         update={
             "evidence_requests": cards,
             "tool_runs": runs,
             "solutions": solutions,
             "recorded": recorded,
+            # The ways out: buttons only while still stuck, and the way chosen since.
+            "escalation": stuck_now(case, stuck) if stuck is not None else None,
         }
     )
 
@@ -277,3 +281,14 @@ def _finished_run(card: ToolRunCard) -> ToolRunCard:
 def _run_now(case: Case, card: ToolRunCard) -> ToolRunCard:
     run = case.find_tool_run(card.run_id)
     return tool_card(run) if run is not None else card
+
+
+def stuck_ended(before: Case, after: Case) -> list[str]:
+    """The key of the message that said ``before`` was stuck, when its ways out no longer
+    apply in ``after`` (it moves again, or it is finished): its buttons go."""
+    was = before.degraded_mode
+    if was is None or not was.is_active or was.said_at is None:
+        return []
+    now = after.degraded_mode
+    still = now is not None and now.is_active and stuck_key(now) == stuck_key(was)
+    return [] if still and not after.is_terminal else [stuck_key(was)]

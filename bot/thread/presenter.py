@@ -20,6 +20,7 @@ from bot.inbox.work import ThreadRef
 from bot.slack.ids import RetryValue
 from bot.slack.render.case.prompts import confirmation_message
 from bot.slack.render.case.reply import reply_message
+from bot.slack.render.case.stuck import handover_message
 from bot.slack.render.errors import with_retry
 from bot.slack.render.limits import fit, fits
 from bot.slack.render.remediation import ran_and_ask_message
@@ -33,6 +34,7 @@ from bot.thread.compose import (
     only_documents,
     redrawn,
     settled,
+    stuck_ended,
     top,
     with_questions,
 )
@@ -42,7 +44,7 @@ from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.present import request_card as card_of
-from domain.engine.view import ConfirmationPrompt, ReplyKind, TurnReply
+from domain.engine.view import ConfirmationPrompt, EscalationView, ReplyKind, TurnReply
 from domain.investigation.conclusions import Solution
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
@@ -57,12 +59,14 @@ the case goes on (a cause, a mitigation, an outcome; each line is capped)."""
 
 def card_keys(reply: TurnReply) -> list[str]:
     """What a reply's cards are remembered under: its evidence requests, its tool runs, its
-    mitigations and the steps it recorded, so a click on any redraws the message it is in."""
+    mitigations, the steps it recorded and the ways out of a stuck case, so a click on any
+    redraws the message it is in."""
     return (
         [card.request_id for card in reply.evidence_requests]
         + [run.run_id for run in reply.tool_runs]
         + [s.solution_id for s in reply.solutions if s.is_mitigation]
         + [step.confirmation_id for step in reply.recorded]
+        + ([reply.escalation.key] if reply.escalation and not reply.escalation.said else [])
     )
 
 
@@ -240,6 +244,11 @@ class ThreadPresenter(ThreadVoice):
                 content=document.markdown,
             )
 
+    async def share_handover(self, case: Case, escalation: EscalationView, *, by: str) -> str:
+        """Escalating a stuck case: what to hand over, as one message to forward."""
+        rendered = handover_message(escalation, by=by, case_label=case.label)
+        return await self.post(case, rendered)
+
     async def show_prompts(self, case: Case, prompts: Sequence[ConfirmationPrompt]) -> None:
         """Each confirmation as its own message, so a click can rewrite just that one."""
         for prompt in prompts:
@@ -334,6 +343,7 @@ class ThreadPresenter(ThreadVoice):
                 or (finished and solution.verified_at is None)  # its buttons go
             )
         ]
+        keys += stuck_ended(before, after)  # moving again, or finished: no ways out to click
         for key in keys:
             ts = await self._refs.ts(after, PostedKind.REQUEST, key)
             if ts is None or ts in redrawn_at:

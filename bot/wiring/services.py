@@ -22,7 +22,7 @@ from bot.services.memory import SeenBeforeService
 from bot.services.opening import CaseOpener
 from bot.services.outcomes import FinishedCases, OutcomeService
 from bot.services.ports import KnowledgeStats, Responders
-from bot.services.proposals import CloseRequests, MitigationSteps
+from bot.services.proposals import CloseRequests, MitigationSteps, StuckOptions
 from bot.services.retries import RetryService
 from bot.services.scoring.service import ScoringService
 from bot.services.tools import ToolService
@@ -125,6 +125,14 @@ def build_services(
             presenter=presenter,
             responders=ports.responders,
             clock=clock,
+        ),
+        stuck=StuckOptions(
+            cases=cases,
+            presenter=presenter,
+            closing=closing,
+            responders=ports.responders,
+            clock=clock,
+            turns=turns,
         ),
         commands=CommandService(
             cases=cases,

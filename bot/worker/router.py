@@ -73,6 +73,7 @@ class Jobs:
             ActionId.NOT_NOW: services.steps.not_now if services.steps else _no_steps,
             ActionId.UNDO: services.steps.undo if services.steps else _no_steps,
             ActionId.DETAILS: _details_late,
+            ActionId.STUCK: services.stuck.choose if services.stuck else _no_steps,
         }
         """The one routing table of buttons: every action id and the service that takes it."""
 

@@ -39,8 +39,10 @@ from domain.lifecycle.confirmations import (
     SolutionVerifiedPayload,
     StatusChangePayload,
 )
+from domain.lifecycle.special_states import DegradedMode
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.steps import undoable
+from domain.people import mention
 from domain.tools.runs import ToolRun
 
 _HIDDEN_HYPOTHESES = frozenset({HypothesisStatus.REFUTED, HypothesisStatus.RETIRED})
@@ -59,6 +61,8 @@ class Seen:
     pending: frozenset[str] = frozenset()
     tools: frozenset[str] = frozenset()
     suggestions: frozenset[str] = frozenset()
+    stuck_said: bool = False
+    """A reply already said the case is stuck, with its ways out (this one refers to it)."""
     conclusions: tuple[str, str, str] | None = None
     """How the hypotheses, the working conclusion and the root cause read before (None: not
     known, so they are shown). The living summary keeps them; a reply repeats none unchanged."""
@@ -83,6 +87,9 @@ def seen(case: Case) -> Seen:
         pending=frozenset(c.confirmation_id for c in case.pending_confirmations()),
         tools=frozenset(r.run_id for r in case.tool_runs),
         suggestions=frozenset(case.consulting.quick_suggestions),
+        stuck_said=case.degraded_mode is not None
+        and case.degraded_mode.is_active
+        and case.degraded_mode.said_at is not None,
         conclusions=_conclusions(case),
     )
 
@@ -202,8 +209,9 @@ def root_cause_view(case: Case) -> RootCauseView | None:
     )
 
 
-def escalation_view(case: Case) -> EscalationView | None:
-    """Fallback options while degraded, with what to share when escalating."""
+def escalation_view(case: Case, *, said: bool = False) -> EscalationView | None:
+    """Fallback options while degraded, with what to share when escalating (``said``: an
+    earlier reply said it, so this one refers to it in a line)."""
     degraded = case.degraded_mode
     if degraded is None or not degraded.is_active:
         return None
@@ -211,8 +219,11 @@ def escalation_view(case: Case) -> EscalationView | None:
     share = [f"Problem: {problem.symptom_statement}" if problem else f"Case: {case.title}"]
     if problem is not None and problem.started_at is not None:
         share.append(f"Started: {problem.started_at.isoformat(timespec='minutes')}")
+    leading = hypotheses_view(case)[:1]
     if case.working_conclusion is not None:
         share.append(f"Current understanding: {case.working_conclusion.statement}")
+    elif leading:
+        share.append(f"Leading hypothesis ({leading[0].likelihood:.0%}): {leading[0].statement}")
     share.extend(
         f"Blocked: {r.label}" for r in case.evidence_requests if r.status is EvidenceStatus.BLOCKED
     )
@@ -223,7 +234,32 @@ def escalation_view(case: Case) -> EscalationView | None:
         recommended=degraded.escalation_recommended,
         options=list(EscalationOption),
         share=share,
+        said=said,
+        key=stuck_key(degraded),
+        chosen=chosen_line(degraded),
     )
+
+
+def stuck_key(degraded: DegradedMode) -> str:
+    """What the message saying the case is stuck is remembered under (one per time stuck)."""
+    return f"stuck:{degraded.entered_at.isoformat()}"
+
+
+def chosen_line(degraded: DegradedMode) -> str | None:
+    """Who chose which way out, last."""
+    if degraded.chosen is None:
+        return None
+    return f"{mention(degraded.chosen_by)} chose: {degraded.chosen.label}"
+
+
+def stuck_now(case: Case, view: EscalationView) -> EscalationView:
+    """The stuck message as the case has it now: its buttons live only while the case is still
+    stuck (the same time) and not finished; the way out chosen since, if any."""
+    degraded = case.degraded_mode
+    same = degraded is not None and stuck_key(degraded) == view.key
+    live = same and degraded is not None and degraded.is_active and not case.is_terminal
+    chosen = chosen_line(degraded) if same and degraded is not None else view.chosen
+    return view.model_copy(update={"open": live, "chosen": chosen})
 
 
 def hypotheses_view(case: Case) -> list[HypothesisView]:
@@ -308,7 +344,10 @@ def build_reply(case: Case, before: Seen, parts: ReplyParts) -> TurnReply:
         ],
         recorded=[v for c in parts.log.recorded if (v := step_view(case, c)) is not None],
         citations=list(parts.citations),
-        escalation=escalation_view(case),
+        # Said by a turn's answer; a click's note or a failure leaves it to the turns.
+        escalation=escalation_view(case, said=before.stuck_said)
+        if parts.kind in (ReplyKind.ANSWER, ReplyKind.NO_LLM)
+        else None,
         documents=list(parts.documents),
         suggestions=[s for s in case.consulting.quick_suggestions if s not in before.suggestions],
         summary=summary_view(case),

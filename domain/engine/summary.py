@@ -70,6 +70,8 @@ class SummaryView(DomainModel):
     waiting_questions: int = 0
     stuck: bool = False
     """No progress for several turns: the thread offers ways out."""
+    stuck_note: str | None = None
+    """While stuck: why, and the way out a responder chose last ({@U…})."""
     outcome: str | None = None
     """How it ended: the resolution, or why it was closed."""
     seen_before: str | None = None
@@ -106,11 +108,22 @@ def summary_view(case: Case) -> SummaryView:
         mitigation_title=title,
         next_step=None if case.is_terminal else next_step(case),
         waiting_questions=len(case.pending_confirmations()),
-        stuck=case.degraded_mode is not None and case.degraded_mode.is_active,
+        stuck=_stuck(case) is not None,
+        stuck_note=_stuck(case),
         outcome=_outcome(case, title),
         seen_before=_seen_before(case),
         follow_up=_follow_up(case),
     )
+
+
+def _stuck(case: Case) -> str | None:
+    """Why a running case is stuck (and what was chosen since); None when it is not."""
+    degraded = case.degraded_mode
+    if degraded is None or not degraded.is_active or case.is_terminal:
+        return None
+    if degraded.chosen is None:
+        return degraded.reason
+    return f"{degraded.reason} {mention(degraded.chosen_by)} chose: {degraded.chosen.label}."
 
 
 def _seen_before(case: Case) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_validator
 
 from domain.base import DomainModel
 from domain.engine.summary import SummaryView
@@ -14,7 +14,7 @@ from domain.investigation.evidence_requests import Criticality, EvidenceStatus, 
 from domain.investigation.hypotheses import HypothesisCategory, HypothesisStatus
 from domain.knowledge import Citation
 from domain.lifecycle.confirmations import ConfirmationKind, Decision
-from domain.lifecycle.special_states import DegradedModeType, DocumentType
+from domain.lifecycle.special_states import DegradedModeType, DocumentType, WayOut
 from domain.lifecycle.status import CaseStatus
 from domain.tools.audit import ToolOutcome
 from domain.tools.runs import ToolRunStatus
@@ -169,25 +169,45 @@ class SolutionView(View):
     """Who said they applied it (with Undo while nothing depends on it)."""
 
 
-class EscalationOption(StrEnum):
-    """Fallbacks offered in degraded mode; a choice comes back as a typed message."""
-
-    BEST_GUESS = "Proceed with the best guess (lower confidence)"
-    ESCALATE = "Escalate to someone with more access or expertise"
-    CLOSE = "Close the case"
-    NEW_CATEGORY = "Try a different kind of explanation"
+EscalationOption = WayOut
+"""Fallbacks offered in degraded mode, each a button that moves the case."""
+_EARLIER_OPTIONS = {
+    "Proceed with the best guess (lower confidence)": WayOut.BEST_GUESS,
+    "Escalate to someone with more access or expertise": WayOut.ESCALATE,
+    "Close the case": WayOut.CLOSE,
+    "Try a different kind of explanation": WayOut.NEW_CATEGORY,
+}
+"""How replies kept before the options were buttons named them."""
 
 
 class EscalationView(View):
-    """Degraded mode: why, whether to escalate now, the options, and what to share."""
+    """Degraded mode: why, whether to escalate now, the ways out (buttons), what to share.
+
+    Said once, in the reply of the turn that found the case stuck; a later reply while it is
+    still stuck refers to it in one line (``said``)."""
 
     mode: DegradedModeType
     reason: str
     recommended: bool
     """True when critical evidence is blocked: someone with more access is needed."""
-    options: list[EscalationOption]
+    options: list[WayOut]
     share: list[str] = Field(default_factory=list)
     """What to hand the person escalated to."""
+    said: bool = False
+    """An earlier reply said it with its ways out: this one refers to it in a line."""
+    key: str = ""
+    """What the message saying it is remembered under, so it can be redrawn."""
+    open: bool = True
+    """Its buttons are live: the case is still stuck and not finished."""
+    chosen: str | None = None
+    """The way out chosen last, who and when ("{@U1} chose to escalate")."""
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _earlier_names(cls, value: object) -> object:
+        if isinstance(value, list):
+            return [_EARLIER_OPTIONS.get(v, v) if isinstance(v, str) else v for v in value]
+        return value
 
 
 class DocumentView(View):

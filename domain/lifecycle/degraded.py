@@ -5,9 +5,20 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain.case import Case
+from domain.errors import NotAllowedToAnswerError, PreconditionFailedError
 from domain.investigation.evidence_requests import blocked_critical
 from domain.investigation.hypotheses import HypothesisStatus
-from domain.lifecycle.special_states import DegradedMode, DegradedModeType
+from domain.lifecycle.decisions import is_responder
+from domain.lifecycle.responders import ResponderSet
+from domain.lifecycle.special_states import (
+    DegradedMode,
+    DegradedModeType,
+    EscalationState,
+    EscalationType,
+    WayOut,
+)
+from domain.lifecycle.transitions import ensure_not_terminal
+from domain.people import mention
 
 NO_PROGRESS_TURNS = 3
 BLOCKED_CRITICAL_LIMIT = 3
@@ -65,3 +76,55 @@ def update_degraded_mode(case: Case, *, now: datetime) -> DegradedMode | None:
         active.exited_at = now
         active.exit_reason = "The investigation is making progress again."
     return case.degraded_mode
+
+
+def active_degraded(case: Case) -> DegradedMode | None:
+    """The degraded mode the case is in now, if any."""
+    degraded = case.degraded_mode
+    return degraded if degraded is not None and degraded.is_active else None
+
+
+def mark_said(case: Case, *, now: datetime) -> bool:
+    """Note that this turn's reply says the case is stuck, with its ways out; False when an
+    earlier reply already did (this one refers to it in a line) or the case is not stuck."""
+    degraded = active_degraded(case)
+    if degraded is None or degraded.said_at is not None:
+        return False
+    degraded.said_at = now
+    return True
+
+
+def choose_way_out(
+    case: Case,
+    way: WayOut,
+    *,
+    by: str,
+    now: datetime,
+    responders: ResponderSet | None = None,
+) -> DegradedMode:
+    """A responder's click on one of the ways out of a stuck case, recorded (who, which, when).
+
+    Raises when the case is finished, the person may not answer for it, or it is no longer stuck.
+    """
+    ensure_not_terminal(case)
+    if not is_responder(case, by, responders=responders):
+        raise NotAllowedToAnswerError(
+            f"{mention(by)} may not choose for this case", named=[], responders=responders
+        )
+    degraded = active_degraded(case)
+    if degraded is None:
+        raise PreconditionFailedError("the case is not stuck any more")
+    degraded.chosen, degraded.chosen_by, degraded.chosen_at = way, by, now
+    degraded.user_choice = way.label
+    if way is WayOut.ESCALATE:
+        problem = case.problem_verification
+        case.escalation_state = EscalationState(
+            escalation_type=EscalationType.PERMISSIONS_REQUIRED
+            if degraded.escalation_recommended
+            else EscalationType.NO_PROGRESS,
+            reason=degraded.reason,
+            escalated_at=now,
+            context_summary=problem.symptom_statement if problem else case.title,
+        )
+    case.add_participant(by)
+    return degraded

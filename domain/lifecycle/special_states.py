@@ -19,6 +19,28 @@ class DegradedModeType(StrEnum):
     OTHER = "other"
 
 
+class WayOut(StrEnum):
+    """The ways out of a stuck investigation, each a button under the one message saying so."""
+
+    BEST_GUESS = "best_guess"
+    ESCALATE = "escalate"
+    NEW_CATEGORY = "new_category"
+    CLOSE = "close"
+
+    @property
+    def label(self) -> str:
+        """How people read it (a button, the summary's line)."""
+        return WAY_OUT_LABELS[self]
+
+
+WAY_OUT_LABELS = {
+    WayOut.BEST_GUESS: "Proceed with the best guess",
+    WayOut.ESCALATE: "Escalate",
+    WayOut.NEW_CATEGORY: "Try another kind of explanation",
+    WayOut.CLOSE: "Close the case",
+}
+
+
 class DegradedMode(DomainModel):
     """The investigation is blocked; the agent offers fallbacks (best guess, escalate, close)."""
 
@@ -32,6 +54,12 @@ class DegradedMode(DomainModel):
     """Set when critical evidence is blocked and someone with more access is needed."""
     exited_at: AwareDatetime | None = None
     exit_reason: str | None = None
+    said_at: AwareDatetime | None = None
+    """When a reply said it with its ways out (once: later replies refer to it in one line)."""
+    chosen: WayOut | None = None
+    """The way out a responder chose last, who and when."""
+    chosen_by: str | None = None
+    chosen_at: AwareDatetime | None = None
 
     @property
     def is_active(self) -> bool:

@@ -9,7 +9,7 @@ from datetime import datetime
 from domain.case import Case
 from domain.investigation.hypotheses import HypothesisStatus
 from domain.investigation.turns import TurnOutcome, TurnProgress
-from domain.lifecycle.degraded import update_degraded_mode
+from domain.lifecycle.degraded import mark_said, update_degraded_mode
 from domain.lifecycle.status import CaseStatus
 
 
@@ -93,7 +93,8 @@ def record_turn(
     agent_summary: str | None = None,
     actions: Iterable[str] = (),
 ) -> TurnProgress:
-    """Record the turn, update the no-progress counter and degraded mode, advance the turn."""
+    """Record the turn, update the no-progress counter and degraded mode (noting when the
+    reply says the case is stuck), advance the turn."""
     delta = detect_progress(case, before)
     turn = TurnProgress(
         turn_number=case.current_turn,
@@ -117,5 +118,6 @@ def record_turn(
         # Only an investigation can stall; questions and answers while consulting are not a stall.
         case.turns_without_progress = 0 if delta.progress_made else case.turns_without_progress + 1
     update_degraded_mode(case, now=now)
+    mark_said(case, now=now)  # a turn's reply says it, with its ways out; later ones in a line
     case.updated_at = now
     return turn

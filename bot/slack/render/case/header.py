@@ -2,7 +2,7 @@
 
 Status in plain words, severity and impact, when it started (and how long it lasted), the cause
 with its confidence, the mitigation's state, the next step and who owns it, the questions
-waiting. It is edited in place only when what it shows changes; nothing stale stays after the
+waiting, and while it is stuck, why (and the way out chosen). It is edited in place only when what it shows changes; nothing stale stays after the
 case ends.
 """
 
@@ -76,8 +76,9 @@ def summary_message(view: SummaryView, spend: LLMSpend | None = None) -> SlackMe
             else f"{view.waiting_questions} questions are"
         )
         blocks += context(f"❓ {waiting} waiting for an answer below")  # *Next* names another
-    if view.stuck and not view.waiting_questions:
-        blocks += context("⚠️ Stuck: the ways out are in the thread")
+    if view.stuck:
+        why = f" {escape(shorten(view.stuck_note, TITLE_CHARS))}" if view.stuck_note else ""
+        blocks += context(f"⚠️ *Stuck:*{why} The ways out are in the thread.")
     if spend is not None and spend.calls:
         blocks += context(f"🪙 {spend.short()}")
     blocks += actions(header_buttons(view))

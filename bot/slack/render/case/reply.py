@@ -25,6 +25,7 @@ from bot.slack.render.case.details import (
 from bot.slack.render.case.feedback import feedback_blocks
 from bot.slack.render.case.runnable import commands_text, unchecked
 from bot.slack.render.case.steps import mitigation_blocks
+from bot.slack.render.case.stuck import stuck_blocks
 from bot.slack.render.case.tools import tool_cards
 from bot.slack.render.markdown import to_mrkdwn
 from bot.slack.render.message import (
@@ -39,7 +40,6 @@ from bot.slack.render.message import (
 )
 from bot.slack.render.text import code, code_block, escape, humanize, percent, shorten, split_text
 from domain.engine.view import (
-    EscalationView,
     ReplyKind,
     RequestCard,
     RootCauseView,
@@ -103,8 +103,7 @@ def reply_message(
         lines = "\n".join(solution_line(solution) for solution in reply.solutions)
         blocks += [divider(), *sections(lines)]
     blocks += mitigation_blocks(reply.solutions, reply.recorded, case_id=case_id)  # to act on
-    if reply.escalation is not None:
-        blocks += [divider(), *sections(escalation_text(reply.escalation))]
+    blocks += stuck_blocks(reply.escalation, case_id=case_id)  # said once, then in a line
     # A source the answer's own words already cite is not listed again under it.
     unsaid = [c for c in reply.citations if c.label() not in reply.text]
     blocks += context(citations_text(unsaid))
@@ -261,19 +260,6 @@ def _where_to_look(card: RequestCard) -> str:
         lines.append("*Alternatives:*\n" + bullets(escape(a) for a in card.alternatives))
     if card.expected_output:
         lines.append(f"*What to look for:* {escape(card.expected_output)}")
-    return "\n".join(lines)
-
-
-def escalation_text(escalation: EscalationView) -> str:
-    """Degraded mode: why, the options (answer by writing one), what to share."""
-    advice = "I recommend escalating now." if escalation.recommended else "Options:"
-    lines = [
-        f"*⚠️ We're stuck* ({humanize(escalation.mode.value).lower()}): {escape(escalation.reason)}",
-        advice,
-        bullets(escape(option.value) for option in escalation.options),
-    ]
-    if escalation.share:
-        lines.append("*To share when escalating:*\n" + bullets(escape(s) for s in escalation.share))
     return "\n".join(lines)
 
 

@@ -37,6 +37,7 @@ def test_every_action_id_has_a_route() -> None:
         tools=Taker("tools", took),
         memory=Taker("memory", took),
         steps=Taker("steps", took),
+        stuck=Taker("stuck", took),
     )
 
     assert Jobs(services).buttons == frozenset(ActionId)  # type: ignore[arg-type]
@@ -53,6 +54,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         tools=Taker("tools", took),
         memory=Taker("memory", took),
         steps=Taker("steps", took),
+        stuck=Taker("stuck", took),
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
@@ -69,6 +71,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         "fm_applied:sol_1",
         "fm_not_now:sol_1",
         "fm_undo:cf_1",
+        "fm_stuck:escalate",
     ):
         await jobs._click(SimpleNamespace(action_id=action))  # type: ignore[arg-type]
 
@@ -85,6 +88,7 @@ async def test_a_click_goes_to_the_one_service_its_action_id_names() -> None:
         ("steps.applied", "fm_applied:sol_1"),
         ("steps.not_now", "fm_not_now:sol_1"),
         ("steps.undo", "fm_undo:cf_1"),
+        ("stuck.choose", "fm_stuck:escalate"),
     ]
 
 
@@ -99,6 +103,7 @@ async def test_a_tool_button_without_tools_configured_is_told_not_run() -> None:
         tools=None,
         memory=None,
         steps=None,
+        stuck=None,
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
@@ -119,6 +124,7 @@ async def test_a_runbook_button_where_past_cases_cannot_be_searched_is_told_not_
         tools=None,
         memory=None,
         steps=None,
+        stuck=None,
     )
     jobs = Jobs(services)  # type: ignore[arg-type]
 
