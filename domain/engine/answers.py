@@ -67,8 +67,10 @@ def decision_note(result: AnswerResult) -> str:
 
 def follow_up_note(result: AnswerResult, documents: Sequence[DocumentView]) -> str:
     """What follows an answer whose question already shows who decided what, in a few words:
-    "The case is now resolved. Here is the case report." """
+    "The case is now closed.", or "Here is the case report." """
     done = [f"The case is now {t.to_status.value}." for t in result.transitions[-1:]]
+    if documents and done:
+        done = []  # the decided line above already says it was resolved (or closed)
     if documents:
         names = [DOCUMENT_NAMES[document.document_type] for document in documents]
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

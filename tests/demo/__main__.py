@@ -1,13 +1,14 @@
-"""`make demo`: one realistic incident through the bot, written out as the thread people see.
+"""`make demo`: two incidents of ours through the bot, written out as the threads people see.
 
     python -m tests.demo [--out demo-output] [--update-docs] [--width 900] [--pillow]
 
-Runs the checkout-api incident (tests/integration/bot/incident.py) against FakeSlack and a
-scripted model, then writes into ``--out``: ``thread.html`` (self-contained), ``thread.png``,
-``thread.json`` (what Slack holds), ``summary.txt`` and the bot's log. The picture is Chromium's
-screenshot of the page when Chromium is installed, otherwise (or with ``--pillow``) the thread
-drawn with Pillow from the same messages. ``--update-docs`` copies the picture to docs/demo.png
-and the page to docs/demo.html.
+Runs the checkout-api incident (tests/integration/bot/incident.py) and the Kafka consumer one
+(tests/integration/bot/kafka_incident.py) against FakeSlack and a scripted model, then writes into
+``--out`` (the Kafka story into ``--out``/kafka): ``thread.html`` (self-contained),
+``thread.png``, ``thread.json`` (what Slack holds), ``summary.txt``, and the bot's log. The picture
+is Chromium's screenshot of the page when Chromium is installed, otherwise (or with ``--pillow``)
+the thread drawn with Pillow from the same messages. ``--update-docs`` copies the pictures and
+pages to docs/demo.png, docs/demo.html, docs/demo-kafka.png and docs/demo-kafka.html.
 """
 
 from __future__ import annotations

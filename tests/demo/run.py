@@ -18,33 +18,48 @@ from tests.fakes.slack.state import BOT_USER_ID
 from tests.paths import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
-NOTE = (
-    "FaultMaven for Slack, `make demo`: the checkout-api incident run through the bot against "
-    "FakeSlack and a scripted model. Messages show their final state; times follow the story."
-)
+NOTES = {
+    "checkout": (
+        "FaultMaven for Slack, `make demo`: the checkout-api incident run through the bot against "
+        "FakeSlack and a scripted model. Messages show their final state; times follow the story."
+    ),
+    "kafka": (
+        "FaultMaven for Slack, `make demo`: a Kafka consumer dropped from its group after a config "
+        "change, run through the bot against FakeSlack and a scripted model. Messages show their "
+        "final state; times follow the story."
+    ),
+}
+"""Each story's note under its picture; the checkout story writes into the output folder, the
+others into a folder of their own in it (``kafka/``)."""
 
 
 def make_demo(
     out: Path, *, width: int = 900, update_docs: bool = False, pillow: bool = False
 ) -> int:
-    """Everything `make demo` does; 1 if the incident stopped before its end. ``pillow`` draws
-    the picture with Pillow even when Chromium is installed."""
-    with tempfile.TemporaryDirectory(prefix="fm-demo-") as data_dir:
-        transcript = asyncio.run(record_incident(Path(data_dir)))
-    page = write_outputs(transcript, out)
-    print(f"Wrote {page}")
-    print((out / "summary.txt").read_text(encoding="utf-8"), end="")
-    view = thread_view(transcript)
-    picture = make_picture(view, page, out / "thread.png", width=width, pillow=pillow)
-    if update_docs:
-        copy_to_docs(page, picture)
-    if transcript.error:
-        print(f"The incident stopped early: {transcript.error}")
-        return 1
-    return 0
+    """Everything `make demo` does, for each story; 1 if one stopped before its end. ``pillow``
+    draws the pictures with Pillow even when Chromium is installed."""
+    failed = 0
+    for story, note in NOTES.items():
+        folder = out if story == "checkout" else out / story
+        folder.mkdir(parents=True, exist_ok=True)
+        print(f"— the {story} story —")
+        with tempfile.TemporaryDirectory(prefix="fm-demo-") as data_dir:
+            transcript = asyncio.run(record_incident(Path(data_dir), story))
+        page = write_outputs(transcript, folder, note=note)
+        print(f"Wrote {page}")
+        print((folder / "summary.txt").read_text(encoding="utf-8"), end="")
+        view = thread_view(transcript, note=note)
+        picture = make_picture(view, page, folder / "thread.png", width=width, pillow=pillow)
+        if update_docs:
+            suffix = "" if story == "checkout" else f"-{story}"
+            copy_to_docs(page, picture, name=f"demo{suffix}")
+        if transcript.error:
+            print(f"The {story} incident stopped early: {transcript.error}")
+            failed = 1
+    return failed
 
 
-def thread_view(transcript: Transcript) -> ThreadView:
+def thread_view(transcript: Transcript, *, note: str = NOTES["checkout"]) -> ThreadView:
     """The page's input: Slack's record of the thread, shown at the story's times."""
     return ThreadView(
         messages=transcript.thread,
@@ -52,14 +67,14 @@ def thread_view(transcript: Transcript) -> ThreadView:
         bot_user=BOT_USER_ID,
         ephemerals=transcript.ephemerals,
         shown_at=lambda ts: transcript.clock.story_at(float(ts)),
-        note=NOTE,
+        note=note,
     )
 
 
-def write_outputs(transcript: Transcript, out: Path) -> Path:
+def write_outputs(transcript: Transcript, out: Path, *, note: str = NOTES["checkout"]) -> Path:
     """thread.html, thread.json and summary.txt; returns the page's path."""
     page = out / "thread.html"
-    page.write_text(render_page(thread_view(transcript)), encoding="utf-8")
+    page.write_text(render_page(thread_view(transcript, note=note)), encoding="utf-8")
     record = {"thread": transcript.thread, "ephemerals": transcript.ephemerals}
     (out / "thread.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     actions = [(a.step.name, a.real) for a in transcript.actions]
@@ -98,10 +113,10 @@ def take_picture(page: Path, png: Path, *, width: int) -> Path | None:
     return png
 
 
-def copy_to_docs(page: Path, picture: Path | None) -> None:
-    """docs/demo.html always; docs/demo.png when there is a picture."""
-    shutil.copyfile(page, DOCS / "demo.html")
-    print(f"Copied the page to {DOCS / 'demo.html'}")
+def copy_to_docs(page: Path, picture: Path | None, *, name: str = "demo") -> None:
+    """docs/<name>.html always; docs/<name>.png when there is a picture."""
+    shutil.copyfile(page, DOCS / f"{name}.html")
+    print(f"Copied the page to {DOCS / f'{name}.html'}")
     if picture is not None:
-        shutil.copyfile(picture, DOCS / "demo.png")
-        print(f"Copied the picture to {DOCS / 'demo.png'}")
+        shutil.copyfile(picture, DOCS / f"{name}.png")
+        print(f"Copied the picture to {DOCS / f'{name}.png'}")

@@ -1,8 +1,13 @@
-"""Run the checkout-api incident through the bot and keep what Slack ended up holding."""
+"""Run an incident of ours through the bot and keep what Slack ended up holding.
+
+Two stories: checkout-api's 502s after a rollout (`incident.py`) and a Kafka consumer dropped
+from its group after a config change (`kafka_incident.py`).
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,6 +18,14 @@ from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, CHANNEL, OPENER
 from tests.integration.bot.incident import PEOPLE, incident_bot, run_incident
 from tests.integration.bot.incident_replies import CitingModelServer
 from tests.integration.bot.incident_story import Step, StoryClock
+from tests.integration.bot.kafka_incident import run_kafka_incident, story_clock
+
+Runner = Callable[..., Awaitable[str]]
+STORIES: dict[str, tuple[Runner, Callable[[], StoryClock]]] = {
+    "checkout": (run_incident, StoryClock),
+    "kafka": (run_kafka_incident, story_clock),
+}
+"""Each story: what drives it through the bot, and the clock that lives its times."""
 
 JsonDict = dict[str, Any]
 PREVIEW_BYTES = 2048
@@ -42,9 +55,10 @@ class Transcript:
     viewer: str = OPENER
 
 
-async def record_incident(data_dir: Path) -> Transcript:
-    """The whole incident, with the fakes and a bot whose data lives in ``data_dir``."""
-    transcript = Transcript(clock=StoryClock())
+async def record_incident(data_dir: Path, story: str = "checkout") -> Transcript:
+    """The whole incident (``story``), with the fakes and a bot whose data lives in ``data_dir``."""
+    run, clock = STORIES[story]
+    transcript = Transcript(clock=clock())
 
     async def on_step(step: Step) -> None:
         transcript.actions.append(Action(step, time.time()))
@@ -56,7 +70,7 @@ async def record_incident(data_dir: Path) -> Transcript:
     ):
         thread_ts: str | None = None
         try:
-            thread_ts = await run_incident(bot, on_step=on_step, clock=transcript.clock)
+            thread_ts = await run(bot, on_step=on_step, clock=transcript.clock)
         except (AssertionError, TimeoutError) as stopped:
             transcript.error = str(stopped) or type(stopped).__name__
         thread_ts = thread_ts or _first_thread(slack)

@@ -1,5 +1,6 @@
 """The thread's numbers, which the presentation is judged by: at most one new bot post per
-person's action, no visible message over 3,000 characters, and no edit that changes nothing."""
+person's action, about 700 characters per action over the incident, no visible message over
+2,500 characters, and no edit that changes nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from tests.demo.visible import visible_length
 
 JsonDict = dict[str, Any]
 MAX_POSTS_PER_ACTION = 1
-MAX_VISIBLE_CHARS = 3000
+MAX_VISIBLE_CHARS = 2500
+MAX_CHARS_PER_ACTION = 700
+"""Characters the bot shows per person's action, on average over the incident."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,15 @@ class Numbers:
     @property
     def too_long(self) -> bool:
         return self.longest > MAX_VISIBLE_CHARS
+
+    @property
+    def characters_per_action(self) -> int:
+        """What the bot shows per person's action, on average."""
+        return round(self.bot_characters / self.human_actions) if self.human_actions else 0
+
+    @property
+    def too_wordy(self) -> bool:
+        return self.characters_per_action > MAX_CHARS_PER_ACTION
 
 
 def count(
@@ -113,6 +125,7 @@ def report(numbers: Numbers) -> str:
     over = numbers.actions_over
     posts = f"over for {', '.join(over)}" if over else "met"
     length = "over" if numbers.too_long else "met"
+    wordy = "over" if numbers.too_wordy else "met"
     lines = [
         f"Bot messages: {numbers.bot_messages} ({numbers.bot_characters:,} characters), "
         f"plus {numbers.ephemerals} only the engineer sees",
@@ -121,6 +134,8 @@ def report(numbers: Numbers) -> str:
         f"New bot posts per action: {per_action}",
         f"Budget ≤ {MAX_POSTS_PER_ACTION} new post per action: {posts}",
         f"Budget ≤ {MAX_VISIBLE_CHARS:,} characters per visible message: {length}",
+        f"Characters per action: {numbers.characters_per_action:,} "
+        f"(budget ≤ {MAX_CHARS_PER_ACTION} on average: {wordy})",
         f"Edits: {numbers.edits}, of which changed nothing: {numbers.noop_edits}",
     ]
     return "\n".join(lines)

@@ -1,8 +1,9 @@
 """A thread measured as the on-call engineer reads it, action by action.
 
-The budgets (issue "the thread an on-call engineer wants"): at most one new bot message per
-person's action, no edit that leaves a message as it was, no visible message over 3,000
-characters, no long block shown twice. Every transcript test (the realistic incident, an alert's
+The budgets (issues "the thread an on-call engineer wants" and its second pass): at most one new
+bot message per person's action, no edit that leaves a message as it was, no visible message over
+2,500 characters, no long block shown twice, and, once the case is finished, no button left that
+would act on it (`live_buttons`). Every transcript test (the realistic incident, an alert's
 approval, a LogHub upload, the faults) holds its thread to them:
 
     budget = ThreadBudget(bot)
@@ -61,6 +62,34 @@ class ThreadBudget:
         longest = max((visible_length(m) for m in bots), default=0)
         assert longest <= MAX_VISIBLE_CHARS, f"a message shows {longest:,} characters"
         assert not repeated_blocks(bots), repeated_blocks(bots)
+
+
+FINISHED_CASE_ACTIONS = (
+    "fm_report",
+    "fm_score",
+    "fm_details",
+    "fm_use_runbook",
+    "fm_feedback",
+    "fm_case_status",
+)
+"""Buttons a finished case keeps: its report and score, an answer's details, a past runbook,
+rating the conclusion."""
+
+
+def live_buttons(messages: list[JsonDict]) -> list[str]:
+    """Buttons in ``messages`` that would still act on a finished case (answer a question, run
+    a tool, mark a request unobtainable, apply a mitigation...): their action ids."""
+    found = []
+    for message in messages:
+        for block in message.get("blocks") or []:
+            elements = list(block.get("elements") or [])
+            if block.get("accessory"):
+                elements.append(block["accessory"])
+            for element in elements:
+                action = str(element.get("action_id") or "")
+                if element.get("type") == "button" and not action.startswith(FINISHED_CASE_ACTIONS):
+                    found.append(action)
+    return found
 
 
 def repeated_blocks(messages: list[JsonDict]) -> list[str]:

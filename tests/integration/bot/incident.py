@@ -93,7 +93,7 @@ async def run_incident(
     make the bot ask for evidence, the engineer asks what it needs (one more action, ``ask_next``).
     """
     day = clock.day if clock is not None else DAY
-    act = _Engineer(bot, on_step, clock, day)
+    act = Engineer(bot, on_step, clock, day)
     thread_ts = await act.step("mention", lambda: bot.mention(OPENING), statement_reply())
     await act.step("confirm_problem", lambda: act.click_yes(thread_ts), logs_request_reply())
     if act.unused:
@@ -113,7 +113,7 @@ async def run_incident(
 
 
 @dataclass
-class _Engineer:
+class Engineer:
     """Announces each step, acts, and keeps the replies the bot did not ask the model for."""
 
     bot: BotHarness
@@ -121,11 +121,13 @@ class _Engineer:
     clock: StoryClock | None
     day: str
     unused: list[Scripted] = field(default_factory=list)
+    named: Callable[[str], Step] = step_named
+    """The story's step of each name (the checkout-api story's, unless another story's)."""
 
     async def step(self, name: str, action: Callable[[], Awaitable[T]], *replies: Scripted) -> T:
         """One action with the model replies it should need."""
         self.check_all_used(name)
-        step = step_named(name)
+        step = self.named(name)
         if self.clock is not None:
             self.clock.begin(step)
         if self.on_step is not None:

@@ -74,11 +74,11 @@ class StoryClock:
     maps Slack timestamps through it. It never runs backwards.
     """
 
-    def __init__(self, *, real: float | None = None) -> None:
+    def __init__(self, *, real: float | None = None, first: Step | None = None) -> None:
         start = real if real is not None else _real_now()
         tomorrow = datetime.fromtimestamp(start, UTC).date() + timedelta(days=1)
         self.day = tomorrow.isoformat()
-        opening = STEPS[0].moment(self.day) - BEFORE_THE_STORY
+        opening = (first or STEPS[0]).moment(self.day) - BEFORE_THE_STORY
         self._marks: list[tuple[float, datetime]] = [(start, opening)]
 
     def begin(self, step: Step, *, real: float | None = None) -> None:

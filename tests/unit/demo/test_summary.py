@@ -65,7 +65,8 @@ def test_the_report_says_which_budgets_are_met() -> None:
     assert "Human actions: 1" in text
     assert "Longest message: 3,001 characters" in text
     assert "Budget ≤ 1 new post per action: met" in text
-    assert "Budget ≤ 3,000 characters per visible message: over" in text
+    assert "Budget ≤ 2,500 characters per visible message: over" in text
+    assert "Characters per action: 3,001 (budget ≤ 700 on average: over)" in text
 
 
 def test_an_edit_that_leaves_the_message_as_it_was_is_counted_as_changing_nothing() -> None:

@@ -34,12 +34,12 @@ def _answered(decision: Decision, *moves: CaseStatus) -> AnswerResult:
     return AnswerResult(AnswerOutcome.APPLIED, answered, transitions)
 
 
-def test_a_status_change_and_documents_are_said_in_one_line() -> None:
+def test_documents_after_a_status_change_are_named_the_decided_line_says_the_rest() -> None:
     documents = [_document(DocumentType.INCIDENT_REPORT), _document(DocumentType.RUNBOOK)]
 
     said = follow_up_note(_answered(Decision.YES, CaseStatus.RESOLVED), documents)
 
-    assert said == "The case is now resolved. Here are the case report and the runbook."
+    assert said == "Here are the case report and the runbook."
 
 
 def test_nothing_changed_adds_nothing_to_the_decided_line() -> None:
