@@ -260,7 +260,11 @@ class KnowledgePort(Protocol):
     async def ingest_case_file(
         self, *, team_id: str, case_id: str, filename: str, content: bytes
     ) -> IngestReport:
-        """Redact, chunk and index an uploaded file as evidence of the case."""
+        """Redact, chunk and index an uploaded file as evidence of the case.
+
+        The report may come once the file is searchable by its full text, its vectors still to
+        come (``IngestReport.still_indexing``); searches meanwhile name it in their results.
+        """
         ...
 
     async def delete_case_evidence(self, *, team_id: str, case_id: str) -> int:

@@ -99,7 +99,9 @@ class KnowledgeService:
             team_id=team_id, case_id=case_id, query=query, conversation=conversation, limit=limit
         )
         pending = self.still_indexing(team_id=team_id, case_id=case_id)
-        return result.model_copy(update={"still_indexing": pending}) if pending else result
+        if not pending or result.status is ToolStatus.ERROR:
+            return result
+        return result.model_copy(update={"still_indexing": pending})
 
     async def search_personal_runbooks(
         self,
