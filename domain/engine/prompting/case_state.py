@@ -145,6 +145,8 @@ def _waiting(case: Case) -> list[str]:
     degraded = case.degraded_mode
     if degraded is not None and degraded.is_active:
         lines.append(f"Degraded mode ({degraded.mode_type.value}): {degraded.reason}")
+        if degraded.chosen is not None:  # a click on one of the ways out the thread shows
+            lines.append(f"Way out the people chose: {degraded.chosen.label}")
     return lines
 
 

@@ -2,8 +2,8 @@
 
 Status in plain words, severity and impact, when it started (and how long it lasted), the cause
 with its confidence, the mitigation's state, the next step and who owns it, the questions
-waiting, and while it is stuck, why (and the way out chosen). It is edited in place only when what it shows changes; nothing stale stays after the
-case ends.
+waiting, and while it is stuck, why (and the way out chosen). It is edited in place only when
+what it shows changes; nothing stale stays after the case ends.
 """
 
 from __future__ import annotations

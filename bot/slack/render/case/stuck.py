@@ -21,7 +21,7 @@ from bot.slack.render.message import (
     message,
     sections,
 )
-from bot.slack.render.text import escape, humanize
+from bot.slack.render.text import escape
 from domain.engine.view import EscalationView
 from domain.lifecycle.special_states import WayOut
 from domain.people import mention
@@ -43,9 +43,9 @@ def stuck_blocks(escalation: EscalationView | None, *, case_id: str) -> list[Blo
         return []
     if escalation.said:
         return context(STILL_STUCK)
-    mode = humanize(escalation.mode.value).lower()
-    advice = "I recommend escalating now." if escalation.recommended else "Pick a way out:"
-    head = f"*⚠️ We're stuck* ({mode}): {escape(escalation.reason)}\n{advice}"
+    said = "escalat" in escalation.reason.lower()  # the reason recommends it already
+    advice = "I recommend escalating now." if escalation.recommended and not said else ""
+    head = f"*⚠️ We're stuck:* {escape(escalation.reason)}\n{advice or 'Pick a way out:'}"
     blocks: list[Block] = [divider(), *sections(head)]
     if escalation.open:
         primary = WayOut.ESCALATE if escalation.recommended else None

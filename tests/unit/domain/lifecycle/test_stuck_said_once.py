@@ -7,6 +7,7 @@ import pytest
 
 from domain.case import Case
 from domain.engine.present import ReplyParts, build_reply, escalation_view, seen, stuck_now
+from domain.engine.prompting.prompts import PromptContext, prompt_kind_for, render_prompt
 from domain.engine.summary import summary_view
 from domain.engine.view import EscalationView, ReplyKind
 from domain.errors import NotAllowedToAnswerError, PreconditionFailedError, TerminalCaseError
@@ -15,6 +16,7 @@ from domain.lifecycle.responders import ResponderSet, ResponderSource
 from domain.lifecycle.special_states import DegradedModeType, EscalationType, WayOut
 from domain.lifecycle.status import CaseStatus
 from domain.lifecycle.turn_tracking import record_turn, snapshot
+from tests.fakes.clock import FakeClock
 from tests.unit.domain.builders import NOW, OPENER, investigating_case, later
 
 ON_CALL = "U_ONCALL"
@@ -145,3 +147,18 @@ def test_a_reply_kept_before_the_ways_out_were_buttons_still_reads() -> None:
 
     assert view.options == [WayOut.BEST_GUESS, WayOut.ESCALATE, WayOut.CLOSE, WayOut.NEW_CATEGORY]
     assert not view.key
+
+
+def test_the_model_is_told_the_ways_out_are_buttons_and_which_one_was_chosen() -> None:
+    case = stuck_case()
+    choose_way_out(case, WayOut.BEST_GUESS, by=OPENER, now=later(5))
+
+    prompt = (
+        render_prompt(prompt_kind_for(case), PromptContext(case=case), clock=FakeClock())
+        .messages[0]
+        .content
+    )
+
+    assert "Do not list fallbacks" in prompt, "the thread shows them once, as buttons"
+    assert "Offer fallbacks plainly" not in prompt
+    assert "Way out the people chose: Proceed with the best guess" in prompt
