@@ -63,7 +63,7 @@ async def test_mitigation_first_goes_one_four_two_three_four(server: FakeLLMServ
         ),
     )
     assert "Strategy: active incident" in thread.prompt()[0]["content"]
-    await thread.click(ConfirmationKind.SOLUTION_APPLIED)
+    # The person said they failed over: recorded in their name, not asked again.
     assert lifecycle_label(thread.case) is LifecycleLabel.MITIGATED
     stages.append(stage(thread.case))
 
@@ -108,7 +108,6 @@ async def test_mitigation_first_goes_one_four_two_three_four(server: FakeLLMServ
     fix = thread.case.solutions[-1]
 
     await thread.say("done", json_reply("Great.", applied_solution_id=fix.solution_id))
-    await thread.click(ConfirmationKind.SOLUTION_APPLIED)
     await thread.say(
         "disk at 40%, no errors", json_reply("Verified.", verified_solution_id=fix.solution_id)
     )
