@@ -44,7 +44,7 @@ from rag.resume import (
     with_vector_column,
 )
 from rag.store.filters import quote
-from rag.store.rows import RowScope, document_rows, with_vectors
+from rag.store.rows import TEXT_ONLY, RowScope, document_rows, with_vectors
 from rag.store.tables import KnowledgeStore, TableName, table_for
 
 logger = logging.getLogger(__name__)
@@ -236,7 +236,7 @@ class IngestionPipeline:
             table, await asyncio.to_thread(with_vectors, rows, vectors, dimension)
         )
         del rows
-        await self._store.delete(table, f"ingest_id = {quote(ingest_id)} AND vector IS NULL")
+        await self._store.delete(table, f"ingest_id = {quote(ingest_id)} AND {TEXT_ONLY}")
 
     async def _text_first(
         self,
@@ -274,7 +274,7 @@ class IngestionPipeline:
         templates); only the chunks a cut-short write left without a copy with vectors are added.
         """
         where = f"ingest_id = {quote(job.ingest_id)}"
-        stored = await stored_rows(self._store, table, f"{where} AND vector IS NULL")
+        stored = await stored_rows(self._store, table, f"{where} AND {TEXT_ONLY}")
         if not stored.num_rows:
             return
         done = await vectored_chunks(self._store, table, where)
@@ -305,7 +305,7 @@ class IngestionPipeline:
                 return False
             for first in range(0, rows.num_rows, ROWS_PER_COMMIT):
                 await self._store.add(table, rows.slice(first, ROWS_PER_COMMIT))
-            await self._store.delete(table, f"{where} AND vector IS NULL")
+            await self._store.delete(table, f"{where} AND {TEXT_ONLY}")
         finally:
             job.wrote()
         await self._store.maintain(table)

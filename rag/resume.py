@@ -23,7 +23,7 @@ from rag.chunking.templates import TemplateTable, build_templates
 from rag.chunking.templates import embedding_text as template_text
 from rag.chunking.timestamps import parser_for
 from rag.embeddings.embedder import Embedder, VectorCache, Vectors, embed_with_cache
-from rag.store.rows import row_schema, vector_array
+from rag.store.rows import TEXT_ONLY, WITH_VECTORS, pending_column, row_schema, vector_array
 from rag.store.tables import KnowledgeStore, TableName
 
 OWNER_COLUMNS = ["ingest_id", "team_id", "kb", "scope_id", "source"]
@@ -42,7 +42,7 @@ class OwedVectors:
 
 async def unfinished_ingests(store: KnowledgeStore, table: TableName) -> list[OwedVectors]:
     """The ingests of ``table`` with rows still lacking vectors, in the order they were found."""
-    query = store.table(table).query().where("vector IS NULL").select(OWNER_COLUMNS)
+    query = store.table(table).query().where(TEXT_ONLY).select(OWNER_COLUMNS)
     found = (await query.to_arrow()).to_pylist()
     owed: dict[str, OwedVectors] = {}
     for row in found:
@@ -60,7 +60,7 @@ async def stored_rows(store: KnowledgeStore, table: TableName, where: str) -> pa
 
 async def vectored_chunks(store: KnowledgeStore, table: TableName, where: str) -> list[str]:
     """Chunk ids among the rows matching ``where`` that already have their copy with vectors."""
-    query = store.table(table).query().where(f"{where} AND vector IS NOT NULL")
+    query = store.table(table).query().where(f"{where} AND {WITH_VECTORS}")
     found = await query.select(["chunk_id"]).to_arrow()
     return [str(chunk_id) for chunk_id in found.column("chunk_id").to_pylist()]
 
@@ -104,10 +104,12 @@ def log_templates(windows: list[str], now: datetime) -> tuple[TemplateTable, Log
 def with_vector_column(stored: pa.Table, vectors: Vectors, dimension: int) -> pa.Table:
     """The stored rows, in the store's schema, with their vectors."""
     schema = row_schema(dimension)
+    made = {
+        "vector": vector_array(vectors, stored.num_rows, dimension),
+        "pending": pending_column(False, stored.num_rows),
+    }
     columns = [
-        vector_array(vectors, stored.num_rows, dimension)
-        if field.name == "vector"
-        else stored.column(field.name).cast(field.type)
+        made[field.name] if field.name in made else stored.column(field.name).cast(field.type)
         for field in schema
     ]
     return pa.Table.from_arrays(columns, schema=schema)

@@ -42,10 +42,19 @@ def row_schema(dimension: int) -> pa.Schema:
             pa.field("text", pa.string(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dimension)),
             pa.field("created_at", TIMESTAMP, nullable=False),
-            # Last, as the store adds it to tables made before it existed (`tables.py`).
+            # Last, as the store adds them to tables made before they existed (`tables.py`).
             pa.field("case_id", pa.string()),
+            # True on a row written with its text only, its copy with vectors still to come: what
+            # the start-up sweep looks for, found without reading a single vector.
+            pa.field("pending", pa.bool_()),
         ]
     )
+
+
+TEXT_ONLY = "pending = true"
+"""Rows written with their text only (their copies with vectors are not written yet)."""
+WITH_VECTORS = "pending IS NOT TRUE"
+"""Rows written with their vectors (rows from before the column existed included)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,7 @@ def document_rows(
         **_chunk_columns(doc.chunks),
         "vector": vector_array(vectors, count, dimension),
         "created_at": pa.array([created_at] * count, TIMESTAMP),
+        "pending": pending_column(vectors is None, count),
     }
     return pa.table(columns, schema=row_schema(dimension))
 
@@ -120,11 +130,18 @@ def vector_array(vectors: npt.NDArray[np.float32] | None, count: int, dimension:
     return pa.FixedSizeListArray.from_arrays(flat, dimension)
 
 
+def pending_column(pending: bool, count: int) -> pa.Array:
+    """Whether rows still wait for their copies with vectors (True) or are those copies."""
+    return pa.array([pending] * count, pa.bool_())
+
+
 def with_vectors(rows: pa.Table, vectors: npt.NDArray[np.float32], dimension: int) -> pa.Table:
-    """The same rows with their vector column filled in."""
+    """The same rows with their vector column filled in (no longer pending)."""
     index = rows.schema.get_field_index("vector")
     column = vector_array(vectors, rows.num_rows, dimension)
-    return rows.set_column(index, rows.schema.field(index), column)
+    rows = rows.set_column(index, rows.schema.field(index), column)
+    index = rows.schema.get_field_index("pending")
+    return rows.set_column(index, rows.schema.field(index), pending_column(False, rows.num_rows))
 
 
 def _time_of_day(moment: datetime | None) -> int | None:

@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import lancedb
 import numpy as np
 import pyarrow as pa
 import pytest
 
+from domain.base import utc_now
 from domain.knowledge import ToolStatus
 from rag import ingestion
+from rag.chunking.uploads import prepare_document
 from rag.service import KnowledgeService
 from rag.store.filters import quote
+from rag.store.rows import RowScope, document_rows, row_schema
 from rag.store.tables import TableName
-from tests.fakes.rag import HashingEmbedder
+from tests.fakes.rag import DIMENSION, HashingEmbedder
 from tests.integration.rag.conftest import LanceLocation, open_at
 from tests.integration.rag.test_ingestion import varied_log
 
@@ -143,6 +147,9 @@ async def test_a_restart_while_the_vectors_were_being_written_is_finished(
     index = rows.schema.get_field_index("vector")
     vector = rows.schema.field(index)
     text_only = rows.set_column(index, vector, pa.nulls(rows.num_rows, vector.type))
+    index = rows.schema.get_field_index("pending")
+    pending = pa.array([True] * rows.num_rows)
+    text_only = text_only.set_column(index, rows.schema.field(index), pending)
     await service.store.add(TableName.EVIDENCE, text_only)
     await service.store.delete(
         TableName.EVIDENCE, f"vector IS NOT NULL AND line_start > {kept * 20}"
@@ -178,3 +185,29 @@ async def test_a_case_closed_before_its_vectors_are_written_keeps_nothing(
     assert await service.store.count(TableName.EVIDENCE, "scope_id = 'C2'") > 0
     assert await nulls(service) == 0
     assert service.still_indexing(team_id="T1", case_id="C1") == []
+
+
+async def test_a_store_made_before_pending_rows_gains_the_column_and_nothing_is_swept(
+    tmp_path: Path,
+) -> None:
+    uri = str(tmp_path / "lancedb")
+    doc = prepare_document("old.log", varied_log(100), max_bytes=1_000_000, now=utc_now())
+    vectors = np.ones((len(doc.chunks), DIMENSION), dtype=np.float32)
+    rows = document_rows(doc, RowScope("T1", "case", "C1"), "old", utc_now(), DIMENSION, vectors)
+    connection = await lancedb.connect_async(uri)
+    old_schema = pa.schema([f for f in row_schema(DIMENSION) if f.name != "pending"])
+    for name in TableName:
+        await connection.create_table(name.value, schema=old_schema)
+    await (await connection.open_table("evidence")).add(rows.drop_columns(["pending"]))
+
+    service = await open_at(LanceLocation(uri), HashingEmbedder())
+    service.resume()
+    await service.settled()
+
+    for name in TableName:
+        assert "pending" in (await service.store.table(name).schema()).names
+    kept = await service.store.table(TableName.EVIDENCE).query().select(["pending"]).to_arrow()
+    assert kept.num_rows == rows.num_rows
+    assert set(kept.column("pending").to_pylist()) == {None}
+    found = await service.search_case_evidence(team_id="T1", case_id="C1", query="alpha bravo")
+    assert found.chunks
