@@ -137,10 +137,9 @@ async def test_a_whole_investigation_completes_with_no_error_shown(
     )
     await bot.reply(thread_ts, "rolled back, the 502s are gone, mark it resolved", resolve_reply())
     resolve = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
-    await bot.click(resolve, decision="yes")
-    offer = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+    # Resolving writes the case report and the runbook: no second question.
     bot.llm.script(reply("# Case report\n\nThe pool was cut."), reply("# Runbook\n\n1. Check."))
-    await bot.click(offer, decision="yes")
+    await bot.click(resolve, decision="yes")
     await bot.reply(thread_ts, "lesson: alert when the pool is over 80% busy", lessons_reply())
     case = await bot.case(thread_ts)
     bot.llm.script(*judge())
