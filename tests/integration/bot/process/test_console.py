@@ -37,7 +37,7 @@ async def test_the_console_runs_an_investigation_typed_into_the_terminal(
     shown = out.getvalue()
     assert STATEMENT in shown
     assert "[2] ✅ Yes" in shown
-    assert "@you answered yes: Is this the problem to investigate?" in shown
+    assert "@you confirmed the problem" in shown
     assert "Investigating" in shown
     assert "📄 `app.log`: read, and searchable from now on." in shown
     assert "2 lines" in shown
