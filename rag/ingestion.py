@@ -255,13 +255,24 @@ class IngestionPipeline:
         doc.chunks = []
         await self._store.add(table, rows)
         notify("searchable", 0, len(texts))
+        held = [rows]  # let go of before the compaction that follows the write
 
         async def follow(job: VectorJob) -> None:
+            if not held:
+                return  # written already (stopped while compacting, then taken up again)
             vectors = await self._vectors(doc, texts, notify)
-            full = await asyncio.to_thread(with_vectors, rows, vectors, dimension)
-            if await self._replace_text_rows(job, full):
-                notify("done", rows.num_rows, rows.num_rows)
+            full = await asyncio.to_thread(with_vectors, held[0], vectors, dimension)
+            del vectors
+            written = await self._replace_text_rows(job, full)
+            count = full.num_rows
+            held.clear()
+            del full  # the text and vectors of a million lines: not kept while compacting
+            if written:
+                await self._store.maintain(table)
+                notify("done", count, count)
                 logger.info("vectors written", extra={"ingest_id": ingest_id})
+
+        del rows
 
         return VectorJob(
             table, scope.team_id, scope.kb, scope.scope_id, doc.source, ingest_id, follow
@@ -284,6 +295,8 @@ class IngestionPipeline:
         if done:
             full = full.filter(pc.invert(pc.is_in(full.column("chunk_id"), pa.array(done))))
         if await self._replace_text_rows(job, full, resumed=True):
+            del full, stored
+            await self._store.maintain(table)
             logger.info("vectors written", extra={"ingest_id": job.ingest_id})
 
     async def _replace_text_rows(
@@ -292,8 +305,9 @@ class IngestionPipeline:
         """Add the rows with vectors and remove the text-only copies; nothing when the rows were
         removed meanwhile (the case closed) or another process is writing their vectors.
 
-        The copies with vectors go in slices, each its own commit (less memory than one for a
-        million-line file); a process stopped between two leaves the rest to the next start.
+        The copies with vectors go in commits of at most ``ROWS_PER_COMMIT`` rows; a process
+        stopped between two leaves the rest to the next start. The caller then maintains the
+        table, having let go of the rows.
         """
         if not job.may_write():
             return False
@@ -308,7 +322,6 @@ class IngestionPipeline:
             await self._store.delete(table, f"{where} AND {TEXT_ONLY}")
         finally:
             job.wrote()
-        await self._store.maintain(table)
         return True
 
     async def _vectors(self, doc: PreparedDocument, texts: list[str], notify: _Notifier) -> Vectors:
