@@ -51,6 +51,9 @@ logger = logging.getLogger(__name__)
 
 # Above this many texts to embed, rows are written first with full text only (vectors follow).
 TWO_PHASE_MIN_TEXTS = 48
+# A case file with at most this many texts to embed is embedded before its report (a second or
+# two): a file of a few hundred lines is never answered as "still being indexed".
+VECTORS_LATER_MIN_TEXTS = 128
 # Rows with vectors are added at most this many at a time (a 1M-line log has 50,000 rows; one
 # commit for those takes less memory than several, as the compaction after them has less to do).
 ROWS_PER_COMMIT = 100_000
@@ -146,23 +149,11 @@ class IngestionPipeline:
         for table in TableName:
             owed_now = await unfinished_ingests(self._store, table)
             queued = self._backfill.ingests() | self._writing
-            for owed in owed_now:
-                if owed.ingest_id in queued:
-                    continue
-                logger.info(
-                    "vectors resumed", extra={"ingest_id": owed.ingest_id, "source": owed.source}
-                )
-                self._backfill.submit(
-                    VectorJob(
-                        table,
-                        owed.team_id,
-                        owed.kb,
-                        owed.scope_id,
-                        owed.source,
-                        owed.ingest_id,
-                        functools.partial(self._resume, table),
-                    )
-                )
+            for owed in (owed for owed in owed_now if owed.ingest_id not in queued):
+                logger.info("vectors resumed", extra={"ingest_id": owed.ingest_id})
+                work = functools.partial(self._resume, table)
+                scope = (owed.team_id, owed.kb, owed.scope_id)
+                self._backfill.submit(VectorJob(table, *scope, owed.source, owed.ingest_id, work))
 
     def _prepare(self, request: IngestRequest) -> PreparedDocument:
         return prepare_document(
@@ -185,7 +176,8 @@ class IngestionPipeline:
         job: VectorJob | None = None
         try:
             missing = [text for text in texts if self._cache.get(text) is None]
-            if len(missing) <= TWO_PHASE_MIN_TEXTS:
+            small = len(missing) <= (VECTORS_LATER_MIN_TEXTS if later else TWO_PHASE_MIN_TEXTS)
+            if small:
                 vectors = await self._vectors(doc, texts, notify)
                 rows = document_rows(doc, request.scope, ingest_id, created, dimension, vectors)
                 await self._store.add(table, rows)
