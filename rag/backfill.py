@@ -1,10 +1,11 @@
 """Vectors that follow the text: one file at a time in the background, finished after a restart.
 
-A case file is answered as soon as its text rows are written (full-text search finds it); its
-vectors are computed here afterwards, off the event loop (the model runs on worker threads), one
-file at a time so uploads do not fight over the model. The rows themselves are the durable
-record: until its vectors are written, a file's rows have none, so a process stopped meanwhile
-leaves rows a start-up sweep finds and finishes (`IngestionPipeline.sweep`).
+A big case file is answered as soon as its text rows are written (full-text search finds it);
+its vectors are computed here afterwards, off the event loop (the model runs on worker threads),
+one file at a time so uploads do not fight over the model. The rows themselves are the durable
+record: until its copies with vectors are written, a file's rows are marked pending, so a process
+stopped meanwhile leaves rows the start-up sweep finds and finishes
+(`IngestionPipeline.sweep_job`, `rag.resume`).
 """
 
 from __future__ import annotations
