@@ -94,7 +94,7 @@ async def test_a_small_file_is_answered_with_its_vectors_as_before(tmp_path: Pat
 
 @pytest.mark.parametrize(
     ("filename", "content"),
-    [("big.log", varied_log(400)), ("runbook.md", runbook_markdown(200))],
+    [("big.log", varied_log(400)), ("runbook.md", runbook_markdown(600))],
 )
 async def test_vectors_a_stopped_process_owed_are_finished_at_the_next_start(
     lance_location: LanceLocation, filename: str, content: bytes
