@@ -44,6 +44,13 @@ class CaseStore:
         """A case by id (NotFoundError)."""
         return await self.repository.get(case_id)
 
+    async def clicked(self, case_id: str, team_id: str) -> Case:
+        """The case a button names, only from the clicker's own workspace (NotFoundError)."""
+        case = await self.repository.get(case_id)
+        if case.team_id != team_id:
+            raise NotFoundError("case of another workspace")
+        return case
+
     async def by_short_id(self, team_id: str, short_id: str) -> Case | None:
         """A case by the id people type, in their workspace."""
         return await self.repository.get_by_short_id(team_id, short_id)

@@ -315,10 +315,7 @@ class ClickService:
 
     async def _case(self, work: ClickWork, case_id: str) -> Case:
         """The clicked case, only from the clicker's own workspace."""
-        case = await self._cases.get(case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
-        return case
+        return await self._cases.clicked(case_id, work.team_id)
 
     def _answered_entry(self, work: ClickWork, case: Case, confirmation_id: str) -> AuditEntry:
         """The audit entry of a click's answer, from the case the answer changed (it is saved

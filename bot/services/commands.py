@@ -29,7 +29,6 @@ from bot.thread.replies import (
 )
 from domain.budget import LLMSpend
 from domain.case import Case
-from domain.errors import NotFoundError
 from domain.knowledge import KnowledgePort
 from domain.ports import LLMCallRepository
 
@@ -154,9 +153,7 @@ class CommandService:
     async def case_status(self, *, work: ClickWork) -> None:
         """A case's button in a channel's list of open cases: its status, privately."""
         value = load_value(CaseValue, work.value)
-        case = await self._cases.get(value.case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
+        case = await self._cases.clicked(value.case_id, work.team_id)
         await self._replies.answer(
             await self._status_of(case), channel=work.channel_id, user=work.user_id
         )

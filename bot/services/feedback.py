@@ -7,7 +7,6 @@ from bot.services.cases import CaseStore
 from bot.services.outcomes import OutcomeService
 from bot.slack.ids import FeedbackValue, load_value
 from bot.thread.replies import Replies
-from domain.errors import NotFoundError
 from domain.outcomes import ConclusionFeedback, id_of
 from domain.ports import Clock, FeedbackRepository
 
@@ -33,9 +32,7 @@ class FeedbackService:
     async def rate(self, *, work: ClickWork) -> None:
         """Keep the person's rating (replacing their earlier one) and thank them privately."""
         value = load_value(FeedbackValue, work.value)
-        case = await self._cases.get(value.case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
+        case = await self._cases.clicked(value.case_id, work.team_id)
         rc = case.root_cause_conclusion
         current = rc is not None and id_of(rc) == value.conclusion_id
         await self._feedback.record(

@@ -16,7 +16,6 @@ from bot.slack.ids import RunbookValue, load_value
 from bot.thread.memory import Lead, SeenBeforeLead
 from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
-from domain.errors import NotFoundError
 from domain.memory import (
     DEFAULT_RULE,
     CaseDocumentIndex,
@@ -89,9 +88,7 @@ class SeenBeforeService:
     async def use_runbook(self, *, work: ClickWork) -> None:
         """ "Use its runbook": the past case's runbook posted in the thread; the next turn knows."""
         value = load_value(RunbookValue, work.value)
-        case = await self._cases.get(value.case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
+        case = await self._cases.clicked(value.case_id, work.team_id)
         kept = case.seen_before
         match = kept.match if kept else None
         if match is None or match.case_id != value.past_case_id:

@@ -166,10 +166,7 @@ class MitigationSteps:
 
     async def _case(self, work: ClickWork, case_id: str) -> Case:
         """The clicked case, only from the clicker's own workspace."""
-        case = await self._cases.get(case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
-        return case
+        return await self._cases.clicked(case_id, work.team_id)
 
     async def _whisper(self, work: ClickWork, text: str) -> None:
         await self._presenter.whisper(
@@ -215,9 +212,7 @@ class StuckOptions:
         """A way out, recorded in the clicker's name (the stuck message and the summary say
         who chose it), then done."""
         value = load_value(StuckValue, work.value)
-        case = await self._cases.get(value.case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
+        case = await self._cases.clicked(value.case_id, work.team_id)
         if case.is_terminal:
             await self._whisper(work, f"Case {case.label} is {case.status}: nothing changed.")
             return

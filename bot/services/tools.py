@@ -104,9 +104,7 @@ class ToolService:
     async def _clicked(self, work: ClickWork) -> tuple[Case | None, ToolRun | None]:
         """The case and the run a click names, if the clicker may decide it now."""
         value = load_value(ToolRunValue, work.value)
-        case = await self._cases.get(value.case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
+        case = await self._cases.clicked(value.case_id, work.team_id)
         run = case.find_tool_run(value.run_id)
         if run is None:
             raise NotFoundError("no such tool run")

@@ -128,10 +128,7 @@ class RemediationService:
         return refusal(responders=fresh, deciding=True)
 
     async def _case(self, work: ClickWork, case_id: str) -> Case:
-        case = await self._p.cases.get(case_id)
-        if case.team_id != work.team_id:
-            raise NotFoundError("case of another workspace")
-        return case
+        return await self._p.cases.clicked(case_id, work.team_id)
 
     async def _confirm_problem(self, case: Case, approved: RemediationStrategy) -> Case:
         """The approval is the approver's Yes to the alert as the problem: a case still being
