@@ -76,11 +76,19 @@ async def test_the_kafka_case_is_resolved_documented_and_scored(tmp_path: Path) 
         incident_bot(slack, llm, tmp_path) as bot,
     ):
         thread_ts = await run_kafka_incident(bot)
+        # The turn answering the upload: the first request quoting the file by line.
+        upload_turn = next(
+            text for r in bot.llm.requests if "fulfillment-worker.log:" in (text := json.dumps(r))
+        )
         case = await bot.case(thread_ts)
         score = await bot.runtime.repositories.scores.latest_for_case(case.case_id)
         shared = [m for m in bot.thread(thread_ts) if m.get("files")]
 
     assert case.status is CaseStatus.RESOLVED
+    # Captioned only "here": the model is still given the decisive lines, cited by line.
+    assert "changed at fulfillment-worker.log:70" in upload_turn
+    assert "max.poll.records = 5000" in upload_turn
+    assert "CommitFailedException" in upload_turn
     assert score is not None
     assert score.status is ScoringStatus.COMPLETED
     assert score.total_score == 85
