@@ -270,7 +270,7 @@ def assert_logs_cited_across_replicas(run: Run) -> None:
         (answer,) = [
             text_of(m) for m in bot_messages(run.slack, thread) if thread.tag(3) in text_of(m)
         ]
-        cited = re.search(rf"Sources: `{re.escape(thread.filename)}:(\d+)(?:-(\d+))?", answer)
+        cited = re.search(rf"📎 `{re.escape(thread.filename)}` `:(\d+)(?:-(\d+))?`", answer)
         assert cited is not None, answer
         first, last = int(cited.group(1)), int(cited.group(2) or cited.group(1))
         assert 1 <= first <= last <= LOG_LINES, answer
