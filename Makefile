@@ -35,7 +35,16 @@ run: $(STAMP)
 		$(BIN)/fm run --console; \
 	fi
 
+# The PostgreSQL tests run against FM_TEST_DATABASE_URL; when it is unset and a local server has a
+# database "test" (as CI's has), they use it rather than being skipped.
+PG_LOCAL := postgresql+asyncpg://postgres@127.0.0.1:5432/test
+PG_FOUND := psql -q -h 127.0.0.1 -p 5432 -U postgres -d test -c 'select 1' >/dev/null 2>&1
+
 test: $(STAMP)
+	@if [ -z "$$FM_TEST_DATABASE_URL" ] && $(PG_FOUND); then \
+		echo "PostgreSQL tests use $(PG_LOCAL) (set FM_TEST_DATABASE_URL to choose another)."; \
+		export FM_TEST_DATABASE_URL=$(PG_LOCAL); \
+	fi; \
 	$(BIN)/python -m pytest --cov --cov-report=term $(PYTEST_ARGS)
 
 # The loop while editing: the tests that load the embedding model (marked slow) are left out, and
