@@ -210,6 +210,7 @@ class ClickService:
             messages=[clicked],
             work_key=f"{decided.confirmation_id}{CLICK_SUFFIX}",
             case=case,
+            clicked=True,
         )
 
     async def _follow_up(self, case: Case, result: TurnResult, *, after: str) -> None:
@@ -263,6 +264,7 @@ class ClickService:
             messages=[clicked],
             work_key=f"{request.request_id}{CLICK_SUFFIX}",
             case=saved,
+            clicked=True,
         )
 
     async def close(self, *, work: ClickWork) -> None:

@@ -254,6 +254,7 @@ class StuckOptions:
             messages=[clicked],
             work_key=f"{key}:{value.way.value}:{now.timestamp()}{STUCK_SUFFIX}",
             case=saved,
+            clicked=True,
         )
 
     async def _whisper(self, work: ClickWork, text: str) -> None:

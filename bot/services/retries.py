@@ -7,17 +7,22 @@ key (`first_key`), so a retry finds what the first try left behind, as a resumed
 
 A turn whose model call failed (a timeout, a rate limit, a refusal, a reply it could not use)
 finished as work, and its answer says so with the same button: that item runs again too, and
-the turn asks the model again.
+the turn asks the model again. A turn a click started (Yes on the problem, Can't get this, a way
+out when stuck) is part of the click's work, which cannot run again (its question is decided):
+its Retry records what the click said, kept with the case, as a message of the thread under
+the turn's key, and the turn answers it again.
 """
 
 from __future__ import annotations
 
 import logging
 
-from bot.inbox.work import ClickWork, ThreadRef, WorkKind, load_work
+from bot.inbox.work import ClickWork, MessageWork, ThreadMessage, ThreadRef, WorkKind, load_work
+from bot.services.cases import CaseStore
 from bot.services.intake import Intake
 from bot.slack.ids import InvalidValueError, RetryValue, load_value
 from bot.thread.replies import Replies
+from domain.ports import MessageRepository
 from domain.queue import InboxItem, InboxRepository, InboxStatus
 
 logger = logging.getLogger(__name__)
@@ -68,14 +73,27 @@ def _split(dedup_key: str) -> tuple[str, int]:
 class RetryService:
     """Records failed thread work again, once per failure, at a person's request."""
 
-    def __init__(self, *, inbox: InboxRepository, intake: Intake, replies: Replies) -> None:
+    def __init__(
+        self,
+        *,
+        inbox: InboxRepository,
+        intake: Intake,
+        replies: Replies,
+        cases: CaseStore,
+        messages: MessageRepository,
+    ) -> None:
         self._inbox = inbox
         self._intake = intake
         self._replies = replies
+        self._cases = cases
+        self._messages = messages
 
     async def retry(self, *, work: ClickWork) -> None:
         """Run the failed work again and say so on its message; or say privately why not."""
         value = load_value(RetryValue, work.value)
+        if value.said is not None:
+            await self._retry_clicked(work, value, value.said)
+            return
         failed = await self._inbox.find(value.work_key)
         if failed is None:
             await self._tell(work, GONE)
@@ -96,6 +114,37 @@ class RetryService:
             await self._tell(work, GONE if earlier is None else said[earlier.status])
             return
         logger.info("failed work retried", extra={"work": failed.dedup_key, "again": again})
+        await self._retrying(work, value)
+
+    async def _retry_clicked(self, work: ClickWork, value: RetryValue, said: str) -> None:
+        """A click's turn: what the click said, answered again as a message of this thread."""
+        if work.thread_ts is None:
+            raise InvalidValueError("not a failure told in a thread")
+        thread = ThreadRef(
+            team_id=work.team_id, channel_id=work.channel_id, thread_ts=work.thread_ts
+        )
+        case = await self._cases.by_thread(thread)
+        kept = [] if case is None else await self._messages.list_for_case(case.case_id)
+        found = [m for m in kept if m.ts == said]
+        if not found:
+            raise InvalidValueError("not a failure of this thread")
+        message = ThreadMessage(ts=found[0].ts, author=found[0].author, text=found[0].text)
+        again = again_key(value.work_key)
+        recorded = await self._intake.record(
+            MessageWork(thread=thread, message=message),
+            dedup_key=again,
+            team_id=thread.team_id,
+            case_key=thread.key,
+        )
+        if not recorded:
+            earlier = await self._inbox.find(again)
+            await self._tell(work, GONE if earlier is None else RETRIED_TURN[earlier.status])
+            return
+        logger.info("clicked turn retried", extra={"work": value.work_key, "again": again})
+        await self._retrying(work, value)
+
+    async def _retrying(self, work: ClickWork, value: RetryValue) -> None:
+        """The failure message, redrawn to say it is being retried (its button gone)."""
         if work.message_ts:
             await self._replies.retrying(
                 channel=work.channel_id,

@@ -97,6 +97,7 @@ class TurnService:
         case: Case | None = None,
         ran: ToolsRan | None = None,
         tried: str = "",
+        clicked: bool = False,
     ) -> None:
         """Answer the messages (coalesced by the worker) in the case thread.
 
@@ -104,7 +105,8 @@ class TurnService:
         tool runs this turn reads; ``tried``, the inbox item's own key when the turn is one (a
         retry's differs from ``work_key``). While the turn runs the thread shows the bot is
         working; the answer is one new message. An answer saying the model failed carries a
-        reference and, for an inbox item, **Retry**, which runs this turn again.
+        reference and **Retry**, which runs this turn again: an inbox item's (``tried``), or,
+        ``clicked``, a click's, whose said message is answered again.
         """
         with observed_turn(team_id=thread.team_id, turn_id=work_key):
             await self._take_turn(
@@ -114,6 +116,7 @@ class TurnService:
                 case=case,
                 ran=ran,
                 tried=tried,
+                clicked=clicked,
             )
 
     async def _take_turn(
@@ -125,6 +128,7 @@ class TurnService:
         case: Case | None,
         ran: ToolsRan | None = None,
         tried: str = "",
+        clicked: bool = False,
     ) -> None:
         case = case or await self._cases.by_thread(thread)
         if case is None:
@@ -163,7 +167,7 @@ class TurnService:
                 result.reply,
                 key=work_key,
                 lead=[*lead, *ingested.said, *recalled],
-                **_fault(result.reply, work_key, tried),
+                **_fault(result.reply, work_key, tried, said=fresh[-1].ts if clicked else ""),
             )
         await self._presenter.redraw_closed(case, saved, shown_at=at)
         if result.decided is not None:
@@ -259,9 +263,10 @@ class _Fault(TypedDict, total=False):
     retry: RetryValue
 
 
-def _fault(reply: TurnReply, work_key: str, tried: str) -> _Fault:
+def _fault(reply: TurnReply, work_key: str, tried: str, *, said: str = "") -> _Fault:
     """How a reply saying the model failed is shown: with a reference (logged with the work),
-    and **Retry** when the turn is an inbox item's, which can run again."""
+    and **Retry**: the inbox item ``tried`` runs again, or a click's turn answers what the click
+    ``said`` again."""
     if reply.kind is not ReplyKind.FAULT:
         return {}
     reference = new_reference()
@@ -269,6 +274,9 @@ def _fault(reply: TurnReply, work_key: str, tried: str) -> _Fault:
         "model failure told",
         extra={"reference": reference, "work": work_key, "error": reply.debug.llm_outcome},
     )
+    if said:
+        retry = RetryValue(work_key=work_key, reference=reference, turn=True, said=said)
+        return {"reference": reference, "retry": retry}
     if not tried:
         return {"reference": reference}
     return {

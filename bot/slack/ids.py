@@ -217,11 +217,16 @@ class FeedbackValue(Value):
 
 class RetryValue(Value):
     """A failure message's Retry: the failed inbox item (its dedup key) and the reference shown;
-    ``turn`` when the item finished but its turn's model call failed (the answer said so)."""
+    ``turn`` when the item finished but its turn's model call failed (the answer said so).
+
+    A turn a click started is no inbox item of its own: ``said`` is the ts of what the click
+    said (kept with the case), and ``work_key`` the turn's key; Retry asks again for it.
+    """
 
     work_key: str
     reference: str
     turn: bool | None = None
+    said: str | None = None
 
 
 class KbAddMetadata(Value):

@@ -156,7 +156,13 @@ def build_services(
         scoring=scoring,
         analysis=alerting.analysis,
         remediation=alerting.remediation,
-        retries=RetryService(inbox=repositories.inbox, intake=intake, replies=replies),
+        retries=RetryService(
+            inbox=repositories.inbox,
+            intake=intake,
+            replies=replies,
+            cases=cases,
+            messages=repositories.messages,
+        ),
         feedback=FeedbackService(
             cases=cases,
             feedback=repositories.feedback,

@@ -159,3 +159,53 @@ async def test_a_first_turn_that_failed_at_the_model_is_retried_into_the_case(
 
     (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
     assert "Is that accurate?" in text_of(question)
+
+
+async def test_a_turn_a_click_started_that_failed_at_the_model_is_retried_by_its_button(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    bot.llm.script(refusal())
+    await bot.click(question, decision="yes")
+    (*_, fault) = bot.bot_messages(thread_ts)
+    assert "declined to answer" in text_of(fault)
+    assert re.search(r"ref `[0-9a-f]{8}`", text_of(fault)), text_of(fault)
+    asked = len(bot.llm.requests)
+    bot.llm.script(chat_reply(ANSWER))
+
+    await bot.click(fault, action_prefix="fm_retry", user=SRE, settle=False)
+    await bot.settle(expect=2)  # the click, and the confirmation's turn recorded again
+
+    assert len(bot.llm.requests) == asked + 1
+    assert "problem statement above is confirmed" in json.dumps(bot.llm.requests[-1])
+    said = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert sum(ANSWER in text for text in said) == 1
+    edited = slack.message(CHANNEL, fault["ts"])
+    assert edited is not None
+    assert edited["text"] == f"🔁 Retrying at <@{SRE}>'s request…"
+
+    await bot.click(fault, action_prefix="fm_retry", user=OPENER)  # a client showing the old one
+
+    (note,) = slack.ephemerals(user=OPENER)
+    assert "already retried; its answer is in the thread" in note["text"]
+    assert len(bot.llm.requests) == asked + 1, "asked once more, not twice"
+
+
+async def test_a_clicked_turns_retry_shown_in_another_thread_is_refused(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    thread_ts = await bot.mention("payments API returns 500s", statement_reply())
+    (question,) = with_buttons(bot.bot_messages(thread_ts), "fm_answer")
+    bot.llm.script(refusal())
+    await bot.click(question, decision="yes")
+    (*_, fault) = bot.bot_messages(thread_ts)
+    other_ts = await bot.mention("db-1 is down", statement_reply())
+    (other,) = with_buttons(bot.bot_messages(other_ts), "fm_answer")
+    asked = len(bot.llm.requests)
+
+    await bot.click({**other, "blocks": fault["blocks"]}, action_prefix="fm_retry")
+
+    (note,) = slack.ephemerals(user=OPENER)
+    assert "not one of mine" in note["text"]
+    assert len(bot.llm.requests) == asked
