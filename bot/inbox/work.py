@@ -101,13 +101,16 @@ class ClickWork(Work):
 
 
 class CommandWork(Work):
-    """A `/fm` command."""
+    """A `/fm` command (or the Case status shortcut, which asks `status` from a thread)."""
 
     team_id: str
     channel_id: str
     user_id: str
     text: str = ""
     response_url: str | None = None
+    thread_ts: str | None = None
+    """The thread it was asked from: Slack runs no slash command in a thread, so only the
+    Case status shortcut gives one."""
 
 
 class KbAddWork(Work):

@@ -173,6 +173,19 @@ def parse_score_shortcut(body: Json) -> tuple[ScoreRequestWork, str]:
     return work, _shortcut_key(body)
 
 
+def parse_status_shortcut(body: Json) -> tuple[CommandWork, str]:
+    """The Case status shortcut: `/fm status` for the thread of the message it was used on
+    (Slack runs no slash command inside a thread)."""
+    work = CommandWork(
+        team_id=_team(body),
+        channel_id=str(body["channel"]["id"]),
+        user_id=str(body["user"]["id"]),
+        text="status",
+        thread_ts=_thread_of(body["message"]),
+    )
+    return work, _shortcut_key(body)
+
+
 def parse_command(command: Json) -> tuple[CommandWork, str]:
     """A slash command form, and its dedup key (the trigger id)."""
     work = CommandWork(

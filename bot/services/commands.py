@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from bot.inbox.work import ClickWork, CommandWork
+from bot.inbox.work import ClickWork, CommandWork, ThreadRef
 from bot.services.cases import CaseStore
 from bot.services.outcomes import DEFAULT_LAST, OutcomeService
 from bot.services.proposals import CloseRequests
@@ -116,7 +116,11 @@ class CommandService:
         else:
             answer = await self._handlers[parsed.subcommand](work, parsed.args)
         await self._replies.answer(
-            answer, channel=work.channel_id, user=work.user_id, response_url=work.response_url
+            answer,
+            channel=work.channel_id,
+            user=work.user_id,
+            response_url=work.response_url,
+            thread_ts=work.thread_ts,
         )
 
     async def _help(self, work: CommandWork, args: list[str]) -> CommandAnswer:
@@ -136,9 +140,17 @@ class CommandService:
         return await self._status_of(case)
 
     async def _here(self, work: CommandWork) -> CommandAnswer:
-        """`/fm status` alone. Slack does not say which thread a command was typed in, so it
-        answers for the channel: its one open case's status, or its open cases listed with a
-        button each; with none, how to name a case."""
+        """`/fm status` alone. Asked from a case's thread (the Case status shortcut), that case;
+        else for the channel (Slack runs no slash command in a thread, nor says where one was
+        typed): its one open case's status, or its open cases listed with a button each; with
+        none, how to name a case."""
+        if work.thread_ts:
+            thread = ThreadRef(
+                team_id=work.team_id, channel_id=work.channel_id, thread_ts=work.thread_ts
+            )
+            case = await self._cases.by_thread(thread)
+            if case is not None:
+                return await self._status_of(case)
         cases = await self._cases.repository.list_cases(
             work.team_id, channel_id=work.channel_id, limit=HERE_LIMIT + 1
         )

@@ -70,6 +70,7 @@ class CallbackId(StrEnum):
 
     INVESTIGATE = "fm_investigate"
     SCORE_INVESTIGATION = "fm_score_investigation"
+    THREAD_STATUS = "fm_thread_status"
     KB_ADD = "fm_kb_add"
     CORRECT_STATEMENT = "fm_correct_statement"
 

@@ -133,13 +133,16 @@ class Replies:
         channel: str,
         user: str,
         response_url: str | None = None,
+        thread_ts: str | None = None,
     ) -> None:
-        """Answer a command, to ``user`` alone (through ``response_url`` when given)."""
+        """Answer a command, to ``user`` alone (through ``response_url`` when given; in the
+        thread ``thread_ts`` it was asked from, if any)."""
         await self._surface.whisper(
             channel=channel,
             user=user,
             message=await self._drawn(answer),
             response_url=response_url,
+            thread_ts=thread_ts,
         )
 
     async def note(

@@ -180,6 +180,7 @@ class Jobs:
                 user=work.user_id,
                 message=rendered,
                 response_url=work.response_url,
+                thread_ts=work.thread_ts,
             )
         elif isinstance(work, KbAddWork) and work.channel_id:
             await surface.whisper(channel=work.channel_id, user=work.user_id, message=rendered)

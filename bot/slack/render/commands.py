@@ -36,7 +36,7 @@ workflows from the catalog; nothing runs until someone working on the case click
 • `/fm help` — this help
 • `/fm cases` — open cases in this workspace
 • `/fm status <case>` — where a case stands (e.g. `/fm status FM-7K3Q`); alone, this channel's \
-open cases
+open cases. Slack runs no command inside a thread: there, use the *Case status* message shortcut
 • `/fm close <case>` — ask to close a case (someone confirms in its thread)
 • `/fm score <case> [--force]` — grade a finished case (`--force`: grade it again)
 • `/fm scores [--below N]` — recent scores (only those below N)

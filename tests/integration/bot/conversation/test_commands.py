@@ -216,3 +216,38 @@ async def test_status_alone_where_no_case_is_open_says_how_to_name_one(bot: BotH
     assert "`/fm status FM-7K3Q`" in text_of(response)
     assert "/fm kb search" not in text_of(response), "not the whole help"
     assert len(response["text"]) < 200
+
+
+async def test_the_case_status_shortcut_in_a_case_thread_shows_that_case_there(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    """Slack runs no slash command in a thread: the shortcut is `/fm status` for the thread."""
+    first = await bot.case(await bot.mention("db-1 is down", statement_reply()))
+    thread_ts = await bot.mention("checkout returns 502", statement_reply())
+    second = await bot.case(thread_ts)
+    in_thread = bot.thread(thread_ts)[-1]
+
+    status, _ = await bot.send(
+        slack.payloads.message_shortcut("fm_thread_status", message=in_thread, user=OPENER)
+    )
+    await bot.settle()
+
+    assert status == 200
+    (shown,) = slack.ephemerals(user=OPENER)
+    assert shown["thread_ts"] == thread_ts, "said in the thread it was asked from"
+    assert second.short_id in text_of(shown)
+    assert first.short_id not in text_of(shown), "that case, not the channel's list"
+    assert "Being described" in text_of(shown)
+
+
+async def test_the_case_status_shortcut_outside_a_case_answers_for_the_channel(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    case = await bot.case(await bot.mention("db-1 is down", statement_reply()))
+    other = slack.add_message(CHANNEL, "lunch?", user=OPENER)
+
+    await bot.send(slack.payloads.message_shortcut("fm_thread_status", message=other))
+    await bot.settle()
+
+    (shown,) = slack.ephemerals()
+    assert case.short_id in text_of(shown)

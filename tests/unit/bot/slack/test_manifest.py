@@ -35,10 +35,11 @@ def test_manifest_matches_slacks_schema():
     jsonschema.validate(_manifest(), json.loads(SCHEMA.read_text()))
 
 
-def test_manifest_declares_the_fm_command_and_both_shortcuts():
+def test_manifest_declares_the_fm_command_and_the_three_shortcuts():
     features = _manifest()["features"]
     assert [c["command"] for c in features["slash_commands"]] == ["/fm"]
-    assert {s["name"] for s in features["shortcuts"]} == {"Investigate", "Score investigation"}
+    names = {s["name"] for s in features["shortcuts"]}
+    assert names == {"Investigate", "Score investigation", "Case status"}
     assert all(s["type"] == "message" for s in features["shortcuts"])
 
 
@@ -53,7 +54,11 @@ MANIFEST_EVENTS_OF = {
     EventType.MESSAGE: {"message.channels", "message.groups"},
     EventType.APP_HOME_OPENED: {"app_home_opened"},
 }
-MANIFEST_SHORTCUTS = {CallbackId.INVESTIGATE, CallbackId.SCORE_INVESTIGATION}
+MANIFEST_SHORTCUTS = {
+    CallbackId.INVESTIGATE,
+    CallbackId.SCORE_INVESTIGATION,
+    CallbackId.THREAD_STATUS,
+}
 # Web API methods the bot calls → the scope each needs (None: no scope needed; a tuple: one per
 # kind of channel, all of them since the channel may be of either kind).
 METHOD_SCOPES: dict[str, str | tuple[str, ...] | None] = {
@@ -173,8 +178,16 @@ async def test_every_command_shortcut_and_event_of_the_manifest_reaches_a_listen
     ]
 
     statuses = [await _dispatch(app, request) for request in requests]
-    await eventually(lambda: len(calls) == 6)
+    await eventually(lambda: len(calls) == 7)
 
     assert statuses == [200] * len(requests)
-    assert sorted(calls) == ["command", "home", "message", "message", "open_case", "score_request"]
+    assert sorted(calls) == [
+        "command",
+        "command",
+        "home",
+        "message",
+        "message",
+        "open_case",
+        "score_request",
+    ]
     assert await _dispatch(app, payloads.slash_command("x", command="/not-ours")) == 404
