@@ -137,7 +137,8 @@ def bot_messages(slack: FakeSlack, thread: Thread) -> list[dict[str, object]]:
 def answered(slack: FakeSlack, thread: Thread, step: int) -> bool:
     """Whether the thread shows the answer to ``step`` (and, after the first, its question)."""
     texts = [text_of(m) for m in bot_messages(slack, thread)]
-    if step == 2 and thread.kind == "click" and not any("confirmed the problem" in t for t in texts):
+    confirmed = any("confirmed the problem" in t for t in texts)
+    if step == 2 and thread.kind == "click" and not confirmed:
         return False
     if not any(thread.tag(step) in text for text in texts):
         return False
