@@ -21,6 +21,8 @@ from domain.engine.view import TurnReply
 from domain.knowledge import IngestReport
 from domain.past_cases import PastCaseMatch
 from domain.workflows.catalog import Workflow
+from domain.workflows.observed import ObservedData
+from domain.workflows.planner import RcaOutcome
 from domain.workflows.remediation import ExecutionResult
 
 
@@ -163,7 +165,22 @@ class RanAndAsked(_Shape):
     request_id: str
 
 
-Kept = WrittenDown | ShownReply | Summary | AtTheTop | RanAndAsked
+class Analysed(_Shape):
+    """An alert's analysis and the workflows it offers, in one message: drawn again as each is
+    decided (the analysis as it was, each workflow as it stands then)."""
+
+    shape: Literal["analysed"] = "analysed"
+    outcome: RcaOutcome
+    severity: str
+    """The alert's own severity, as the analysis compares it."""
+    catalog: bool
+    observed: list[ObservedData] = []
+    lead: list[Lead] = []
+    strategies: list[str] = []
+    """The strategies offered under it, in order (their ids)."""
+
+
+Kept = WrittenDown | ShownReply | Summary | AtTheTop | RanAndAsked | Analysed
 """Any shape a posted message is kept with."""
 
 PostedBody = Annotated[Kept, Field(discriminator="shape")]

@@ -4,13 +4,19 @@ The analysis service hands over what it found (the RCA, what the tools read firs
 it repeats, the validated strategies) and the remediation service what people decided and what the
 executor did; this draws each as its message, posts or edits it, and remembers where. Messages the
 next turns' model should read come back with their words (`Told`).
+
+An alert's arrival is one message in its thread: the analysis with the workflows it offers under
+it, each with Approve / Reject, drawn again as a whole when one is decided. Only when they would not
+fit one message does each workflow follow in its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.slack.render.holding_back import budget_note, waiting_note
+from bot.slack.render.limits import fits
+from bot.slack.render.message import SlackMessage, divider, message
 from bot.slack.render.remediation import (
     analysis_record,
     decided_strategy_message,
@@ -21,7 +27,7 @@ from bot.slack.render.remediation import (
 )
 from bot.thread.alerts import Told
 from bot.thread.compose import lead_messages, led
-from bot.thread.memory import Lead, RanAndAsked
+from bot.thread.memory import Analysed, Lead, RanAndAsked
 from bot.thread.voice import ThreadVoice
 from domain.budget import Breach
 from domain.case import Case
@@ -31,7 +37,10 @@ from domain.records import PostedKind
 from domain.workflows.catalog import Workflow
 from domain.workflows.incident import IncidentContext
 from domain.workflows.planner import RcaOutcome
-from domain.workflows.remediation import ExecutionResult, RemediationStrategy
+from domain.workflows.remediation import ExecutionResult, RemediationStrategy, StrategyStatus
+
+Offered = tuple[RemediationStrategy, Workflow]
+"""A strategy and the catalog workflow it would run."""
 
 
 class RemediationThread:
@@ -62,24 +71,54 @@ class RemediationThread:
         catalog: bool,
         lead: Sequence[Lead],
         key: str,
+        offered: Sequence[Offered] = (),
     ) -> str:
-        """The analysis (after what the tools read, opening with ``lead``), posted once under
-        ``key``: a retry finds the message its first try posted and draws it again. Its ts."""
-        rendered = led(
-            lead_messages(lead, case_id=case.case_id),
-            rca_message(
-                outcome,
-                signal_severity=context.severity,
-                catalog=catalog,
-                observed=context.observed,
-            ),
+        """The analysis (after what the tools read, opening with ``lead``) with the workflows
+        ``offered`` under it, posted once under ``key``: a retry finds the message its first try
+        posted and draws it again. Its ts."""
+        kept = Analysed(
+            outcome=outcome,
+            severity=context.severity,
+            catalog=catalog,
+            observed=list(context.observed),
+            lead=list(lead),
+            strategies=[strategy.strategy_id for strategy, _ in offered],
         )
+        current = {strategy.strategy_id: (strategy, workflow) for strategy, workflow in offered}
+        rendered = self._analysed(case, kept, current)
+        apart = bool(offered) and not fits(rendered)
+        if apart:  # too long for one message: each workflow follows in its own
+            kept = kept.model_copy(update={"strategies": []})
+            rendered = self._analysed(case, kept, current)
         voice = self._voice
         at = await voice.ts_of(case, PostedKind.REPLY, key)
         if at is None:
-            return await voice.post_kept(case, rendered, PostedKind.REPLY, key)
-        await voice.replace(case, at, rendered)
+            at = await voice.post_kept(case, rendered, PostedKind.REPLY, key, body=kept)
+        else:
+            await voice.replace(case, at, rendered)
+        for strategy, workflow in offered:
+            if apart:
+                await self.offer(case, strategy, workflow, total=len(offered))
+            else:
+                await voice.remember(case, PostedKind.STRATEGY, at, strategy.strategy_id, body=kept)
         return at
+
+    def _analysed(self, case: Case, kept: Analysed, current: Mapping[str, Offered]) -> SlackMessage:
+        """The analysis as it was, then each workflow kept under it as it stands now."""
+        shown = led(
+            lead_messages(kept.lead, case_id=case.case_id),
+            rca_message(
+                kept.outcome,
+                signal_severity=kept.severity,
+                catalog=kept.catalog,
+                observed=kept.observed,
+            ),
+        )
+        blocks = list(shown.blocks)
+        for strategy_id in kept.strategies:
+            strategy, workflow = current[strategy_id]
+            blocks += [divider(), *_strategy(strategy, workflow, total=len(kept.strategies)).blocks]
+        return message(blocks, text=shown.text)
 
     async def offer(
         self, case: Case, strategy: RemediationStrategy, workflow: Workflow, *, total: int
@@ -88,15 +127,26 @@ class RemediationThread:
         rendered = strategy_message(strategy, workflow, total=total)
         await self._voice.post_kept(case, rendered, PostedKind.STRATEGY, strategy.strategy_id)
 
-    async def decided(self, case: Case, strategy: RemediationStrategy, workflow: Workflow) -> None:
-        """The strategy's message once decided (who decided what, no buttons), where it was
-        posted; nothing when it never was."""
-        ts = await self._voice.ts_of(case, PostedKind.STRATEGY, strategy.strategy_id)
-        if ts is None:
-            return
-        await self._voice.surface.update(
-            channel=case.channel_id, ts=ts, message=decided_strategy_message(strategy, workflow)
-        )
+    async def decided(
+        self, case: Case, strategies: Sequence[Offered], *, changed: Sequence[str]
+    ) -> None:
+        """Draw again where the ``changed`` strategies were posted, each of ``strategies`` (the
+        case's, as they stand now) as it stands: the analysis they were offered under, once, or
+        a strategy's own message (who decided what, no buttons); nothing where none was."""
+        current = {strategy.strategy_id: (strategy, workflow) for strategy, workflow in strategies}
+        redrawn: set[str] = set()
+        for strategy_id in changed:
+            if strategy_id not in current:
+                continue
+            ts, body = await self._voice.kept_at(case, PostedKind.STRATEGY, strategy_id)
+            if not ts or ts in redrawn:
+                continue
+            redrawn.add(ts)
+            if isinstance(body, Analysed) and all(s in current for s in body.strategies):
+                rendered = self._analysed(case, body, current)
+            else:
+                rendered = decided_strategy_message(*current[strategy_id])
+            await self._voice.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
     async def ran(self, case: Case, result: ExecutionResult, workflow: Workflow) -> Told:
         """What the executor did with the workflow."""
@@ -115,3 +165,10 @@ class RemediationThread:
             case, said, PostedKind.REQUEST, request.request_id, body=kept
         )
         return Told(ts=at, text=said.text)
+
+
+def _strategy(strategy: RemediationStrategy, workflow: Workflow, *, total: int) -> SlackMessage:
+    """A strategy still to decide, with its buttons; else who decided what."""
+    if strategy.status is StrategyStatus.PROPOSED:
+        return strategy_message(strategy, workflow, total=total)
+    return decided_strategy_message(strategy, workflow)

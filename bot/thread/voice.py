@@ -124,6 +124,19 @@ class ThreadVoice:
         await self._refs.remember(case, kind, ts, key, body=body)
         return ts
 
+    async def remember(
+        self, case: Case, kind: PostedKind, ts: str, key: str, *, body: Kept | None = None
+    ) -> None:
+        """Remember that the message at ``ts`` is also the one of ``kind`` and ``key``."""
+        await self._refs.remember(case, kind, ts, key, body=body)
+
+    async def kept_at(self, case: Case, kind: PostedKind, key: str) -> tuple[str, Kept | None]:
+        """Where the message of that kind and key is, and what it was kept with ("" if none)."""
+        found = await self._refs.find(case, kind, key)
+        if found is None or found.ts is None:
+            return "", None
+        return found.ts, await self._refs.kept(case, kind, key)
+
     async def ts_of(self, case: Case, kind: PostedKind, key: str) -> str | None:
         """Where the message of that kind and key was posted, if it was."""
         return await self._refs.ts(case, kind, key)

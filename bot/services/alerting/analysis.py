@@ -26,7 +26,7 @@ from bot.slack.errors import is_transient
 from bot.thread.charts import Charted
 from bot.thread.memory import Lead
 from bot.thread.presenter import ThreadPresenter
-from bot.thread.remediation import RemediationThread
+from bot.thread.remediation import Offered, RemediationThread
 from domain.base import new_id
 from domain.budget import LLMBudgetExceededError
 from domain.case import Case
@@ -172,6 +172,7 @@ class AnalysisService:
                 context = context.model_copy(update={"observed": observed})
             case, recalled = await self._recall(case)
             outcome = await self._p.planner.analyse(context, case_id=case.case_id)
+            offered = await self._offer(case, outcome)
             # A retry finds the analysis its first try posted, under the first try's key.
             at = await self._p.shown.show_analysis(
                 case,
@@ -180,10 +181,11 @@ class AnalysisService:
                 catalog=self._p.catalog_configured,
                 lead=recalled,
                 key=work_key,
+                offered=offered,
             )
         charted = [Charted(o.tool, o.citation, o.text) for o in context.observed]
         await presenter.share_charts(case, charted)
-        strategies = await self._offer(case, outcome)
+        strategies = [strategy for strategy, _ in offered]
         await self._p.messages.add(
             ConversationMessage(
                 case_id=case.case_id,
@@ -208,8 +210,9 @@ class AnalysisService:
         entries = await self._p.audit.list_for_case(case_id)
         return any(entry.action == ANALYSED for entry in entries)
 
-    async def _offer(self, case: Case, outcome: RcaOutcome) -> list[RemediationStrategy]:
-        """Store the validated strategies, then post each with its buttons."""
+    async def _offer(self, case: Case, outcome: RcaOutcome) -> list[Offered]:
+        """Store the validated strategies, each with the workflow it would run (shown under
+        the analysis, with its buttons)."""
         if outcome.validation is None or not outcome.validation.ok:
             return []
         now = self._p.clock.now()
@@ -217,11 +220,12 @@ class AnalysisService:
             outcome.validation.strategies, case=case, batch_id=new_id("rca"), now=now
         )
         await self._p.remediations.add_all(strategies)
+        offered: list[Offered] = []
         for strategy in strategies:
             workflow = self._p.catalog.get(strategy.workflow_id, strategy.version)
             assert workflow is not None  # validated against the catalog's own workflows
-            await self._p.shown.offer(case, strategy, workflow, total=len(strategies))
-        return strategies
+            offered.append((strategy, workflow))
+        return offered
 
     async def _record(
         self, case: Case, outcome: RcaOutcome, strategies: list[RemediationStrategy]

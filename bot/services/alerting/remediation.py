@@ -94,11 +94,13 @@ class RemediationService:
             update={"status": status, "decided_by": work.user_id, "decided_at": now}
         )
         await self._audit(case, decided, work.user_id, f"workflow.{status.value}")
-        await self._rewrite(case, decided)
-        if status is StrategyStatus.APPROVED:
-            case = await self._confirm_problem(case, decided)
-            await self._withdraw_others(case, decided)
-            await self._execute(case, decided)
+        if status is not StrategyStatus.APPROVED:
+            await self._redraw(case, [decided.strategy_id])
+            return
+        case = await self._confirm_problem(case, decided)
+        others = await self._withdraw_others(decided)
+        await self._redraw(case, [decided.strategy_id, *others])
+        await self._execute(case, decided)
 
     async def _clicked(self, work: ClickWork) -> tuple[Case, RemediationStrategy] | None:
         """The open case and its strategy; None when the clicker was told they may not decide."""
@@ -151,17 +153,22 @@ class RemediationService:
         saved, _ = await self._p.cases.update(case, step, audit=audit)
         return saved
 
-    async def _withdraw_others(self, case: Case, approved: RemediationStrategy) -> None:
+    async def _withdraw_others(self, approved: RemediationStrategy) -> list[str]:
+        """The other strategies of the approved one's analysis, superseded (their ids)."""
         others = await self._p.remediations.supersede_others(
             approved.batch_id, keep=approved.strategy_id, at=self._p.clock.now()
         )
-        for other in others:
-            await self._rewrite(case, other)
+        return [other.strategy_id for other in others]
 
-    async def _rewrite(self, case: Case, strategy: RemediationStrategy) -> None:
-        workflow = self._workflow(strategy)
-        if workflow is not None:
-            await self._p.shown.decided(case, strategy, workflow)
+    async def _redraw(self, case: Case, changed: list[str]) -> None:
+        """Where the ``changed`` strategies are shown, drawn again once, as they all stand."""
+        strategies = await self._p.remediations.list_for_case(case.case_id)
+        offered = [
+            (strategy, workflow)
+            for strategy in strategies
+            if (workflow := self._workflow(strategy)) is not None
+        ]
+        await self._p.shown.decided(case, offered, changed=changed)
 
     async def _execute(self, case: Case, strategy: RemediationStrategy) -> None:
         """Hand the approved workflow to the executor, report, then ask for evidence."""

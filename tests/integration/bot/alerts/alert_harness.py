@@ -90,12 +90,17 @@ def alert_messages(bot: BotHarness) -> list[JsonDict]:
 
 
 def with_strategy_buttons(bot: BotHarness, thread_ts: str) -> list[JsonDict]:
-    """Messages of the thread that offer Approve / Reject."""
-    return [
-        m
-        for m in bot.thread(thread_ts)
-        if any(b["action_id"].startswith("fm_approve") for b in buttons(m))
-    ]
+    """Each workflow the thread offers with Approve / Reject, in order: its message (the
+    analysis they are offered under), narrowed to that workflow's words and buttons."""
+    offered = []
+    for m in bot.thread(thread_ts):
+        blocks = m.get("blocks") or []
+        for at, block in enumerate(blocks):
+            if block.get("type") == "actions" and any(
+                b["action_id"].startswith("fm_approve") for b in buttons({"blocks": [block]})
+            ):
+                offered.append({**m, "blocks": blocks[max(at - 1, 0) : at + 1]})
+    return offered
 
 
 def thread_text(bot: BotHarness, thread_ts: str) -> str:

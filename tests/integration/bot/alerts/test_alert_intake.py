@@ -80,8 +80,9 @@ async def test_a_firing_alert_opens_a_case_with_its_analysis_and_strategies(
     assert "Firing: KubePodCrashLooping" in texts[0], "the alert itself is the thread's parent"
     assert case.short_id in texts[1], "then the case header"
     assert "Root-cause analysis" in texts[2]
+    assert len(texts) == 3, "the analysis offers its workflows in the same message"
     assert len(with_strategy_buttons(bot, thread_ts)) == 2
-    assert "kubectl rollout restart deployment/payments-api -n payments" in texts[3]
+    assert "kubectl rollout restart deployment/payments-api -n payments" in texts[2]
     assert len(bot.llm.requests) == 2
     actions = [e.action for e in await bot.runtime.repositories.audit.list_for_case(case.case_id)]
     assert "case.opened_by_alert" in actions
