@@ -21,7 +21,8 @@ class CaseStore:
 
     def __init__(self, cases: CaseRepository, *, finished: FinishedCases | None = None) -> None:
         self.repository = cases
-        self._finished = finished
+        self.finished = finished
+        """What follows a case saved finished (None: nothing)."""
         self._known_threads: set[str] = set()
 
     async def by_thread(self, thread: ThreadRef) -> Case | None:
@@ -110,8 +111,8 @@ class CaseStore:
 
     async def _settle_if_finished(self, saved: Case) -> None:
         """A case just saved resolved or closed: graded once, its uploaded evidence deleted."""
-        if saved.is_terminal and self._finished is not None:
-            await self._finished.settle(saved)
+        if saved.is_terminal and self.finished is not None:
+            await self.finished.settle(saved)
 
     def remember_thread(self, thread: ThreadRef) -> None:
         """A case is being opened on this thread (its follow-ups count before it exists)."""

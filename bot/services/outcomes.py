@@ -10,6 +10,7 @@ runbooks stay).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from domain.case import Case
 from domain.knowledge import KnowledgePort
@@ -74,6 +75,8 @@ class FinishedCases:
     def __init__(self, outcomes: OutcomeService, knowledge: KnowledgePort | None = None) -> None:
         self._outcomes = outcomes
         self._knowledge = knowledge
+        self.offers: Callable[[Case], Awaitable[None]] | None = None
+        """Draws the workflows still offered in the case without buttons (set with alerts)."""
 
     async def settle(self, case: Case) -> None:
         """Grade the finished case once, then delete the evidence uploaded into it.
@@ -83,6 +86,17 @@ class FinishedCases:
         """
         await self._grade(case)
         await self._delete_evidence(case)
+        await self._withdraw_offers(case)
+
+    async def _withdraw_offers(self, case: Case) -> None:
+        if self.offers is None:
+            return
+        try:
+            await self.offers(case)
+        except Exception:
+            logger.exception(
+                "could not redraw a finished case's workflows", extra={"case_id": case.case_id}
+            )
 
     async def _grade(self, case: Case) -> None:
         try:

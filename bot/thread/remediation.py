@@ -24,6 +24,7 @@ from bot.slack.render.remediation import (
     ran_and_ask_message,
     rca_message,
     strategy_message,
+    undecided_strategy_message,
 )
 from bot.thread.alerts import Told
 from bot.thread.compose import lead_messages, led
@@ -117,7 +118,8 @@ class RemediationThread:
         blocks = list(shown.blocks)
         for strategy_id in kept.strategies:
             strategy, workflow = current[strategy_id]
-            blocks += [divider(), *_strategy(strategy, workflow, total=len(kept.strategies)).blocks]
+            drawn = _strategy(case, strategy, workflow, total=len(kept.strategies))
+            blocks += [divider(), *drawn.blocks]
         return message(blocks, text=shown.text)
 
     async def offer(
@@ -145,7 +147,7 @@ class RemediationThread:
             if isinstance(body, Analysed) and all(s in current for s in body.strategies):
                 rendered = self._analysed(case, body, current)
             else:
-                rendered = decided_strategy_message(*current[strategy_id])
+                rendered = _strategy(case, *current[strategy_id], total=0)
             await self._voice.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
     async def ran(self, case: Case, result: ExecutionResult, workflow: Workflow) -> Told:
@@ -167,8 +169,13 @@ class RemediationThread:
         return Told(ts=at, text=said.text)
 
 
-def _strategy(strategy: RemediationStrategy, workflow: Workflow, *, total: int) -> SlackMessage:
-    """A strategy still to decide, with its buttons; else who decided what."""
-    if strategy.status is StrategyStatus.PROPOSED:
-        return strategy_message(strategy, workflow, total=total)
-    return decided_strategy_message(strategy, workflow)
+def _strategy(
+    case: Case, strategy: RemediationStrategy, workflow: Workflow, *, total: int
+) -> SlackMessage:
+    """A strategy still to decide, with its buttons (none once the case is finished); else who
+    decided what."""
+    if strategy.status is not StrategyStatus.PROPOSED:
+        return decided_strategy_message(strategy, workflow)
+    if case.is_terminal:
+        return undecided_strategy_message(strategy, workflow, status=case.status.value)
+    return strategy_message(strategy, workflow, total=total)

@@ -99,6 +99,8 @@ def build_services(
         ),
         workflows,
     )
+    if cases.finished is not None:  # a finished case's workflows are no longer to approve
+        cases.finished.offers = alerting.remediation.finished
     closing = CloseRequests(cases=cases, presenter=presenter, clock=clock)
     scoring = _scoring(ports, cases, intake, sleep)
     replies = Replies(surface)

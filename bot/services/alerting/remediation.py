@@ -153,6 +153,13 @@ class RemediationService:
         saved, _ = await self._p.cases.update(case, step, audit=audit)
         return saved
 
+    async def finished(self, case: Case) -> None:
+        """A case just finished: the workflows still offered in it are drawn without buttons."""
+        strategies = await self._p.remediations.list_for_case(case.case_id)
+        undecided = [s.strategy_id for s in strategies if s.status is StrategyStatus.PROPOSED]
+        if undecided:
+            await self._redraw(case, undecided)
+
     async def _withdraw_others(self, approved: RemediationStrategy) -> list[str]:
         """The other strategies of the approved one's analysis, superseded (their ids)."""
         others = await self._p.remediations.supersede_others(

@@ -189,6 +189,16 @@ def decided_strategy_message(strategy: RemediationStrategy, workflow: Workflow) 
     return message(sections(text), text=note)
 
 
+def undecided_strategy_message(
+    strategy: RemediationStrategy, workflow: Workflow, *, status: str
+) -> SlackMessage:
+    """A strategy nobody decided before the case finished (``status``: "resolved"): no buttons,
+    no steps, since nothing will run."""
+    note = f"⏹️ Not decided before the case was {status}."
+    text = f"{note}\n{_strategy_text(strategy, workflow, total=0, steps=False)}"
+    return message(sections(text), text=note)
+
+
 def execution_message(result: ExecutionResult, workflow: Workflow) -> SlackMessage:
     """What the executor did, and the steps: the one copy in the thread (to run, or as sent)."""
     lines = [_execution_headline(result, workflow)]

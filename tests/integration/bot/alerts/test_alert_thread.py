@@ -72,3 +72,26 @@ async def test_an_alert_approved_by_the_on_call_keeps_to_its_budget(
     assert shown / actions <= MAX_CHARS_PER_ACTION, f"{shown:,} characters for {actions} actions"
     assert live_buttons(bots) == [], "a button that would still act on the resolved case"
     assert CRASH_LOGS["label"] in "\n".join(text_of(m) for m in bots)
+
+
+async def test_an_alert_closed_without_approving_leaves_no_workflow_to_approve(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    slack.workspace.members[CHANNEL] = [BOT_USER_ID, SRE]
+    thread_ts = await alert_case(bot)
+    assert len(with_strategy_buttons(bot, thread_ts)) == 2
+    close = chat_reply(
+        "A known flap: closing without a fix.",
+        status_change_request={"to_status": "closed", "reason": "a known flap, no fix needed"},
+    )
+    await bot.reply(thread_ts, "Known flap, it recovered. Close it.", close, user=SRE)
+    question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+    bot.llm.script(*documents_replies())
+
+    await bot.click(question, decision="yes", user=SRE)
+
+    assert (await bot.case(thread_ts)).status is CaseStatus.CLOSED
+    bots = bot.bot_messages(thread_ts)
+    assert live_buttons(bots) == [], "Approve / Reject left live in the closed case"
+    shown = "\n".join(text_of(m) for m in bots)
+    assert shown.count("Not decided before the case was closed") == 2
