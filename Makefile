@@ -80,9 +80,9 @@ doctor: $(STAMP)
 eval: $(STAMP)
 	$(BIN)/fm eval $(EVAL_ARGS)
 
-# The checkout-api incident through the bot against a fake Slack and a scripted model, written
-# to demo-output/: the thread as HTML and PNG, the payloads, and its numbers.
-# DEMO_ARGS=--update-docs refreshes docs/demo.png and docs/demo.html.
+# Three incidents (checkout-api, a Kafka consumer, an Alertmanager alert) through the bot against
+# a fake Slack and a scripted model, written to demo-output/ (kafka/, alert/): each thread as HTML
+# and PNG, the payloads, and its numbers. DEMO_ARGS=--update-docs refreshes docs/demo*.png|html.
 demo: $(STAMP)
 	$(BIN)/python -m tests.demo --out demo-output $(DEMO_ARGS)
 

@@ -1,14 +1,15 @@
-"""`make demo`: two incidents of ours through the bot, written out as the threads people see.
+"""`make demo`: three incidents of ours through the bot, written out as the threads people see.
 
     python -m tests.demo [--out demo-output] [--update-docs] [--width 900] [--pillow]
 
-Runs the checkout-api incident (tests/integration/bot/incident.py) and the Kafka consumer one
-(tests/integration/bot/kafka_incident.py) against FakeSlack and a scripted model, then writes into
-``--out`` (the Kafka story into ``--out``/kafka): ``thread.html`` (self-contained),
+Runs the checkout-api incident (tests/integration/bot/incident.py), the Kafka consumer one
+(tests/integration/bot/kafka_incident.py) and the crash-looping alert approved by the on-call
+(tests/integration/bot/alerts/alert_incident.py) against FakeSlack and a scripted model, then
+writes into ``--out`` (the others into its kafka/ and alert/): ``thread.html`` (self-contained),
 ``thread.png``, ``thread.json`` (what Slack holds), ``summary.txt``, and the bot's log. The picture
 is Chromium's screenshot of the page when Chromium is installed, otherwise (or with ``--pillow``)
 the thread drawn with Pillow from the same messages. ``--update-docs`` copies the pictures and
-pages to docs/demo.png, docs/demo.html, docs/demo-kafka.png and docs/demo-kafka.html.
+pages to docs/demo.png and docs/demo.html, and docs/demo-kafka.* and docs/demo-alert.*.
 """
 
 from __future__ import annotations

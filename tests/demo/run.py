@@ -28,9 +28,14 @@ NOTES = {
         "change, run through the bot against FakeSlack and a scripted model. Messages show their "
         "final state; times follow the story."
     ),
+    "alert": (
+        "FaultMaven for Slack, `make demo`: Alertmanager's KubePodCrashLooping for payments-api, "
+        "approved and resolved by the paged on-call, run through the bot against FakeSlack and a "
+        "scripted model. Messages show their final state; times follow the story."
+    ),
 }
 """Each story's note under its picture; the checkout story writes into the output folder, the
-others into a folder of their own in it (``kafka/``)."""
+others into a folder of their own in it (``kafka/``, ``alert/``)."""
 
 
 def make_demo(

@@ -1,31 +1,58 @@
 """Run an incident of ours through the bot and keep what Slack ended up holding.
 
-Two stories: checkout-api's 502s after a rollout (`incident.py`) and a Kafka consumer dropped
-from its group after a config change (`kafka_incident.py`).
+Three stories: checkout-api's 502s after a rollout (`incident.py`), a Kafka consumer dropped
+from its group after a config change (`kafka_incident.py`), and a crash-looping pod's alert
+approved by the paged on-call (`alerts/alert_incident.py`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tests.demo.summary import edits_of
 from tests.fakes.slack.server import FakeSlack
-from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, CHANNEL, OPENER
+from tests.integration.bot.alerts.alert_incident import ON_CALL, run_alert_incident
+from tests.integration.bot.alerts.alert_incident import story_bot as alert_story_bot
+from tests.integration.bot.alerts.alert_incident import story_clock as alert_clock
+from tests.integration.bot.harness import APP_TOKEN, BOT_TOKEN, CHANNEL, OPENER, SRE, BotHarness
 from tests.integration.bot.incident import PEOPLE, incident_bot, run_incident
 from tests.integration.bot.incident_replies import CitingModelServer
 from tests.integration.bot.incident_story import Step, StoryClock
-from tests.integration.bot.kafka_incident import run_kafka_incident, story_clock
+from tests.integration.bot.kafka_incident import run_kafka_incident
+from tests.integration.bot.kafka_incident import story_clock as kafka_clock
 
 Runner = Callable[..., Awaitable[str]]
-STORIES: dict[str, tuple[Runner, Callable[[], StoryClock]]] = {
-    "checkout": (run_incident, StoryClock),
-    "kafka": (run_kafka_incident, story_clock),
+BotOf = Callable[..., AbstractAsyncContextManager[BotHarness]]
+
+
+@dataclass(frozen=True)
+class Story:
+    """What drives a story through the bot, the clock that lives its times, the bot it needs,
+    and who reads the thread (and the names of everyone in it)."""
+
+    run: Runner
+    clock: Callable[[], StoryClock]
+    bot: BotOf = incident_bot
+    viewer: str = OPENER
+    people: dict[str, str] = field(default_factory=lambda: dict(PEOPLE))
+
+
+STORIES: dict[str, Story] = {
+    "checkout": Story(run_incident, StoryClock),
+    "kafka": Story(run_kafka_incident, kafka_clock),
+    "alert": Story(
+        run_alert_incident,
+        alert_clock,
+        bot=alert_story_bot,
+        viewer=SRE,
+        people={**PEOPLE, **ON_CALL},
+    ),
 }
-"""Each story: what drives it through the bot, and the clock that lives its times."""
 
 JsonDict = dict[str, Any]
 PREVIEW_BYTES = 2048
@@ -57,8 +84,8 @@ class Transcript:
 
 async def record_incident(data_dir: Path, story: str = "checkout") -> Transcript:
     """The whole incident (``story``), with the fakes and a bot whose data lives in ``data_dir``."""
-    run, clock = STORIES[story]
-    transcript = Transcript(clock=clock())
+    chosen = STORIES[story]
+    transcript = Transcript(clock=chosen.clock(), people=chosen.people, viewer=chosen.viewer)
 
     async def on_step(step: Step) -> None:
         transcript.actions.append(Action(step, time.time()))
@@ -66,11 +93,11 @@ async def record_incident(data_dir: Path, story: str = "checkout") -> Transcript
     async with (
         FakeSlack(bot_token=BOT_TOKEN, app_token=APP_TOKEN) as slack,
         CitingModelServer() as llm,
-        incident_bot(slack, llm, data_dir, clock=transcript.clock) as bot,
+        chosen.bot(slack, llm, data_dir, clock=transcript.clock) as bot,
     ):
         thread_ts: str | None = None
         try:
-            thread_ts = await run(bot, on_step=on_step, clock=transcript.clock)
+            thread_ts = await chosen.run(bot, on_step=on_step, clock=transcript.clock)
         except (AssertionError, TimeoutError) as stopped:
             transcript.error = str(stopped) or type(stopped).__name__
         thread_ts = thread_ts or _first_thread(slack)

@@ -64,7 +64,7 @@ def test_the_report_says_which_budgets_are_met() -> None:
     assert "Bot messages: 1 (3,001 characters), plus 1 only the engineer sees" in text
     assert "Human actions: 1" in text
     assert "Longest message: 3,001 characters" in text
-    assert "Budget ≤ 1 new post per action: met" in text
+    assert "Budget ≤ 1 new post per person's action: met" in text
     assert "Budget ≤ 2,500 characters per visible message: over" in text
     assert "Characters per action: 3,001 (budget ≤ 700 on average: over)" in text
 
