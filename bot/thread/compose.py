@@ -184,13 +184,13 @@ def led(lead: Sequence[SlackMessage], shown: SlackMessage) -> SlackMessage:
 
 
 def only_documents(reply: TurnReply) -> bool:
-    """Whether ``reply`` is a short note and documents, and nothing else to show."""
+    """Whether ``reply`` is a short note and documents, and nothing else to show but notices
+    (what was withheld from them, said with the note)."""
     shown = (
         reply.confirmations,
         reply.evidence_requests,
         reply.solutions,
         reply.hypotheses,
-        reply.notices,
         reply.citations,
         reply.superseded_confirmation_ids,
     )

@@ -169,13 +169,15 @@ class ThreadPresenter(ThreadVoice):
         of its own, with the reference and **Retry** (``retry``) at its foot.
         """
         if not key and not lead and only_documents(reply):
-            # A note handing over documents: the note and the files are one message.
+            # A note handing over documents: the note (and any notice) and the files are one
+            # message.
             rendered = reply_message(reply, case_id=case.case_id)
+            notices = [f"ℹ️ {note}" for note in reply.notices]
             await self.surface.share(
                 channel=case.channel_id,
                 thread_ts=case.thread_ts,
                 documents=reply.documents,
-                comment=rendered.text,
+                comment="\n".join([rendered.text, *notices]),
             )
             return ""
         if key and await self._refs.ts(case, PostedKind.HEADER) is None:

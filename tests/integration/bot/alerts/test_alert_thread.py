@@ -14,6 +14,7 @@ from __future__ import annotations
 from domain.lifecycle.status import CaseStatus
 from tests.demo.summary import MAX_CHARS_PER_ACTION
 from tests.demo.visible import visible_length
+from tests.fakes.models.llm_server import reply
 from tests.fakes.slack.server import FakeSlack
 from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.alerts.alert_harness import with_strategy_buttons
@@ -86,7 +87,6 @@ async def test_an_alert_closed_without_approving_leaves_no_workflow_to_approve(
     )
     await bot.reply(thread_ts, "Known flap, it recovered. Close it.", close, user=SRE)
     question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
-    bot.llm.script(*documents_replies())
 
     await bot.click(question, decision="yes", user=SRE)
 
@@ -95,3 +95,26 @@ async def test_an_alert_closed_without_approving_leaves_no_workflow_to_approve(
     assert live_buttons(bots) == [], "Approve / Reject left live in the closed case"
     shown = "\n".join(text_of(m) for m in bots)
     assert shown.count("Not decided before the case was closed") == 2
+
+
+async def test_documents_with_a_withheld_command_come_in_one_message_saying_so(
+    bot: BotHarness, slack: FakeSlack
+) -> None:
+    slack.workspace.members[CHANNEL] = [BOT_USER_ID, SRE]
+    thread_ts = await alert_case(bot)
+    first, _ = with_strategy_buttons(bot, thread_ts)
+    await decide(bot, first, "approve")
+    await bot.reply(thread_ts, "Stable 15 min, no restarts. Resolve it.", resolve_reply(), user=SRE)
+    question = with_buttons(bot.bot_messages(thread_ts), "fm_answer")[-1]
+    report, _ = documents_replies()
+    runbook = reply("# Runbook\n\n## Mitigation\n`kubectl rollout restart deploy/payments-api`\n")
+    bot.llm.script(report, runbook)
+    before = len(bot.bot_messages(thread_ts))
+
+    await bot.click(question, decision="yes", user=SRE)
+
+    assert bot.llm.queue == [], "both documents written"
+    bots = bot.bot_messages(thread_ts)
+    assert len(bots) == before + 1, [text_of(m)[:80] for m in bots[before:]]
+    assert len(bots[-1]["files"]) == 2
+    assert "Withheld 1 suggested command" in bots[-1]["text"]
