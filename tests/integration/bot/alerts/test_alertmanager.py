@@ -20,6 +20,7 @@ from domain.lifecycle.status import CaseStatus
 from domain.workflows.flapping import SELF_RESOLVED
 from tests.fakes.models.llm_server import FakeLLMServer, reply
 from tests.fakes.slack.server import FakeSlack
+from tests.fakes.slack.state import TEAM_ID
 from tests.integration.bot.alerts.alert_harness import (
     ALERT_TOKEN,
     alert_bot,
@@ -27,7 +28,7 @@ from tests.integration.bot.alerts.alert_harness import (
     thread_text,
 )
 from tests.integration.bot.alerts.alertmanager import Alertmanager, alertmanager
-from tests.integration.bot.harness import BotHarness, eventually, text_of
+from tests.integration.bot.harness import CHANNEL, BotHarness, eventually, text_of
 from tests.unit.domain.workflows.catalog_data import findings
 
 DEBOUNCE_S = 6
@@ -67,9 +68,15 @@ def alert_ts(bot: BotHarness, name: str) -> str | None:
 
 
 async def posted(bot: BotHarness, name: str, seconds: float = 15) -> str:
+    """The ts of the alert's message once its case is open too (the case follows the message)."""
     await eventually(lambda: alert_ts(bot, name) is not None, seconds)
     ts = alert_ts(bot, name)
     assert ts is not None
+    cases = bot.runtime.repositories.cases
+    deadline = asyncio.get_running_loop().time() + seconds
+    while await cases.get_by_thread(TEAM_ID, CHANNEL, ts) is None:
+        assert asyncio.get_running_loop().time() < deadline, f"no case on {name}'s message"
+        await asyncio.sleep(0.05)
     return ts
 
 
