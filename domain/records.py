@@ -89,6 +89,9 @@ class PostedKind(StrEnum):
     """The reply an evidence request card was shown in (key: the request id)."""
     STRATEGY = "strategy"
     """A remediation workflow offered for approval (key: the strategy id)."""
+    TOOLS_READ = "tools_read"
+    """What a turn answering tool runs read, kept when its model failed, so that Retry reads the
+    same (key: the turn's key; never posted)."""
     SCORE_FILE = "score_file"
     """A scoring's full result shared as a file (key: the score id)."""
 

@@ -8,9 +8,9 @@ key (`first_key`), so a retry finds what the first try left behind, as a resumed
 A turn whose model call failed (a timeout, a rate limit, a refusal, a reply it could not use)
 finished as work, and its answer says so with the same button: that item runs again too, and
 the turn asks the model again. A turn a click started (Yes on the problem, Can't get this, a way
-out when stuck) is part of the click's work, which cannot run again (its question is decided):
-its Retry records what the click said, kept with the case, as a message of the thread under
-the turn's key, and the turn answers it again.
+out when stuck, a tool run's results) is part of the click's work, which cannot run again (its
+question is decided): its Retry records what the click said, kept with the case, as a message of
+the thread under the turn's key, and the turn answers it again (with the tool runs it read).
 """
 
 from __future__ import annotations

@@ -143,6 +143,7 @@ class ToolService:
             work_key=f"{runs[0].run_id}{RAN_SUFFIX}",
             case=saved,
             ran=ToolsRan(kept, tool_round + 1),
+            clicked=True,
         )
         answers = [Charted(r.tool, k.citation, k.text) for r, k in zip(runs, kept, strict=True)]
         await self._presenter.share_charts(saved, answers)

@@ -22,7 +22,7 @@ from bot.services.memory import SeenBeforeService
 from bot.services.ports import Responders
 from bot.slack.errors import new_reference
 from bot.slack.ids import RetryValue
-from bot.thread.memory import Lead, ToolResults
+from bot.thread.memory import Lead, ToolResults, ToolsRead
 from bot.thread.presenter import ThreadPresenter
 from domain.case import Case
 from domain.engine.engine import TurnEngine, TurnResult
@@ -106,7 +106,8 @@ class TurnService:
         retry's differs from ``work_key``). While the turn runs the thread shows the bot is
         working; the answer is one new message. An answer saying the model failed carries a
         reference and **Retry**, which runs this turn again: an inbox item's (``tried``), or,
-        ``clicked``, a click's, whose said message is answered again.
+        ``clicked``, a click's or a tool run's, whose said message is answered again (with the
+        tool runs it read, kept for that).
         """
         with observed_turn(team_id=thread.team_id, turn_id=work_key):
             await self._take_turn(
@@ -144,9 +145,12 @@ class TurnService:
             and tried not in ("", work_key)
             and await self._presenter.faulted(case, work_key)
         ):
-            # Retry on a reply saying the model failed: the same messages, asked again.
+            # Retry on a reply saying the model failed: the same messages (and tool runs), asked
+            # again.
             fresh = list(messages)
             history = [m for m in history if m.ts not in {f.ts for f in fresh}]
+            read = None if ran else await self._presenter.tools_read(case, work_key)
+            ran = ToolsRan(read.results, read.round) if read else ran
         if not fresh:
             # Saved and recorded before a restart cut the rest short: show what was made.
             note_turn(outcome="replayed")
@@ -160,6 +164,9 @@ class TurnService:
             if not recalled:  # a problem confirmed by a typed "yes" in this very turn
                 saved, recalled = await self._recall(saved)
             await self._presenter.keep_reply(saved, work_key, result.reply)
+            if ran and ran.results and result.reply.kind is ReplyKind.FAULT:
+                read = ToolsRead(results=list(ran.results), round=ran.round)
+                await self._presenter.keep_tools_read(saved, work_key, read)
             await self._remember(saved, fresh, result.reply)
             lead: list[Lead] = [ToolResults.of(list(ran.results))] if ran and ran.results else []
             at = await self._presenter.show_reply(

@@ -180,7 +180,17 @@ class Analysed(_Shape):
     """The strategies offered under it, in order (their ids)."""
 
 
-Kept = WrittenDown | ShownReply | Summary | AtTheTop | RanAndAsked | Analysed
+class ToolsRead(_Shape):
+    """The tool runs a turn read, replies included, kept while its answer says the model failed:
+    Retry gives the model the same."""
+
+    shape: Literal["tools_read"] = "tools_read"
+    results: list[ToolRunResult]
+    round: int
+    """Which round of tool runs the turn was."""
+
+
+Kept = WrittenDown | ShownReply | Summary | AtTheTop | RanAndAsked | Analysed | ToolsRead
 """Any shape a posted message is kept with."""
 
 PostedBody = Annotated[Kept, Field(discriminator="shape")]

@@ -12,7 +12,7 @@ from bot.slack.render.commands import notice
 from bot.slack.render.limits import fit
 from bot.slack.render.message import SlackMessage
 from bot.thread.charts import Charted, share_charts
-from bot.thread.memory import Kept
+from bot.thread.memory import Kept, ToolsRead
 from bot.thread.refs import MessageRefs
 from bot.thread.surface import ChatSurface
 from bot.thread.waiting import WaitingSigns
@@ -136,6 +136,15 @@ class ThreadVoice:
         if found is None or found.ts is None:
             return "", None
         return found.ts, await self._refs.kept(case, kind, key)
+
+    async def keep_tools_read(self, case: Case, work_key: str, read: ToolsRead) -> None:
+        """What a turn whose model failed read of its tool runs, for its Retry."""
+        await self._refs.remember(case, PostedKind.TOOLS_READ, None, work_key, body=read)
+
+    async def tools_read(self, case: Case, work_key: str) -> ToolsRead | None:
+        """What the turn ``work_key`` read of its tool runs when its model failed (None: none)."""
+        body = await self._refs.kept(case, PostedKind.TOOLS_READ, work_key)
+        return body if isinstance(body, ToolsRead) else None
 
     async def ts_of(self, case: Case, kind: PostedKind, key: str) -> str | None:
         """Where the message of that kind and key was posted, if it was."""

@@ -20,7 +20,7 @@ from domain.tools import parse_config
 from domain.tools.runs import TRUST, ToolRunStatus
 from tests.fakes.knowledge import FakeKnowledge
 from tests.fakes.mcp_server import INJECTION, SECRET_KEY, SECRET_PASSWORD
-from tests.fakes.models.llm_server import FakeLLMServer
+from tests.fakes.models.llm_server import FakeLLMServer, refusal
 from tests.fakes.slack.server import FakeSlack
 from tests.integration.bot.conversation.test_commands import fm
 from tests.integration.bot.harness import BotHarness, eventually, text_of, with_buttons
@@ -273,3 +273,28 @@ async def test_the_status_line_says_what_runs_and_a_huge_reply_is_cut_before_any
     lead = text_of(bot.bot_messages(thread_ts)[-1])
     assert "fake huge answered (cut to the first part)." in lead
     assert asked
+
+
+async def test_a_model_failure_after_a_tool_run_is_retried_with_the_same_result(
+    asking: tuple[BotHarness, McpHub], slack: FakeSlack
+) -> None:
+    bot, tools = asking
+    thread_ts = await investigating(bot)
+    ask = chat_reply("Let me read the deploy note.", tool_requests=[tool_request("deploy_note")])
+    await bot.reply(thread_ts, "what changed?", ask)
+    (card,) = with_buttons(bot.bot_messages(thread_ts), "fm_run_tool")
+    bot.llm.script(refusal())
+    await bot.click(card, action_prefix="fm_run_tool")
+    (*_, fault) = bot.bot_messages(thread_ts)
+    assert "declined to answer" in text_of(fault)
+    asked = len(bot.llm.requests)
+    bot.llm.script(chat_reply("Deploy 4812 went out at 03:10Z.", citations=["fake:deploy_note#1"]))
+
+    await bot.click(fault, action_prefix="fm_retry", settle=False)
+    await bot.settle(expect=2)  # the click, and the turn recorded again
+
+    assert len(bot.llm.requests) == asked + 1
+    assert "Deploy 4812 rolled out" in json.dumps(bot.llm.requests[-1]), "the tool's reply again"
+    assert await ran_on_the_server(tools) == ["deploy_note"], "the tool did not run twice"
+    said = [text_of(m) for m in bot.bot_messages(thread_ts)]
+    assert sum("Deploy 4812 went out" in text for text in said) == 1
