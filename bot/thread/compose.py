@@ -116,10 +116,18 @@ def details_of(case: Case, body: WrittenDown | ShownReply) -> View:
     return details_modal(current(case, body.reply), reports)
 
 
-def top(case: Case, opening: ShownReply | None, spend: LLMSpend | None = None) -> SlackMessage:
+def top(
+    case: Case,
+    opening: ShownReply | None,
+    spend: LLMSpend | None = None,
+    below: SlackMessage | None = None,
+) -> SlackMessage:
     """The thread's first message: the living summary (with what the model cost, ``spend``),
-    then the case's first answer (if it was posted with it), as the case has it now."""
+    then the case's first answer (if it was posted with it), as the case has it now, or what
+    else shares it (``below``: an alert's analysis)."""
     summary = case_header_message(case, spend)
+    if below is not None:
+        return message([*summary.blocks, divider(), *below.blocks], text=summary.text)
     if not opening:
         return summary
     answer = redrawn(case, opening)

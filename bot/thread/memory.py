@@ -23,7 +23,7 @@ from domain.past_cases import PastCaseMatch
 from domain.workflows.catalog import Workflow
 from domain.workflows.observed import ObservedData
 from domain.workflows.planner import RcaOutcome
-from domain.workflows.remediation import ExecutionResult
+from domain.workflows.remediation import ExecutionResult, RemediationStrategy
 
 
 class _Shape(BaseModel):
@@ -140,15 +140,6 @@ class ShownReply(_Shape):
         return self.model_copy(update={"notes": {**self.notes, **notes}})
 
 
-class Summary(_Shape):
-    """The living case summary: a fingerprint of what it shows (an edit that changes nothing
-    is skipped), and the case's first answer when it shares the summary's message."""
-
-    shape: Literal["summary"] = "summary"
-    digest: str
-    opening: ShownReply | None = None
-
-
 class AtTheTop(_Shape):
     """A question or card asked in the thread's first message, which is redrawn as a whole."""
 
@@ -178,6 +169,25 @@ class Analysed(_Shape):
     lead: list[Lead] = []
     strategies: list[str] = []
     """The strategies offered under it, in order (their ids)."""
+
+
+class Offer(_Shape):
+    """A workflow offered under an alert's analysis, as it stood when last drawn."""
+
+    strategy: RemediationStrategy
+    workflow: Workflow
+
+
+class Summary(_Shape):
+    """The living case summary: a fingerprint of what it shows (an edit that changes nothing
+    is skipped), and the case's first answer when it shares the summary's message, or an
+    alert's analysis with the workflows it offers (as they stood when last drawn)."""
+
+    shape: Literal["summary"] = "summary"
+    digest: str
+    opening: ShownReply | None = None
+    analysis: Analysed | None = None
+    offers: list[Offer] = []
 
 
 class ToolsRead(_Shape):

@@ -11,8 +11,7 @@ is drawn from the case and what was kept of the answer whenever either changes.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from slack_sdk.models.views import View
 
@@ -22,7 +21,7 @@ from bot.slack.render.case.prompts import confirmation_message
 from bot.slack.render.case.reply import reply_message
 from bot.slack.render.case.stuck import handover_message
 from bot.slack.render.errors import with_retry
-from bot.slack.render.limits import fit, fits
+from bot.slack.render.limits import fit
 from bot.slack.render.remediation import ran_and_ask_message
 from bot.thread.compose import (
     answer_message,
@@ -38,9 +37,8 @@ from bot.thread.compose import (
     top,
     with_questions,
 )
-from bot.thread.memory import AtTheTop, Lead, RanAndAsked, ShownReply, Summary, WrittenDown
-from bot.thread.voice import ThreadVoice
-from domain.budget import LLMSpend
+from bot.thread.header import SummaryVoice, roomy
+from bot.thread.memory import AtTheTop, Lead, RanAndAsked, ShownReply, WrittenDown
 from domain.case import Case
 from domain.engine.answers import decision_note
 from domain.engine.present import request_card as card_of
@@ -49,12 +47,6 @@ from domain.investigation.conclusions import Solution
 from domain.lifecycle.confirmations import PendingConfirmation
 from domain.lifecycle.decisions import AnswerOutcome, AnswerResult
 from domain.records import PostedKind
-
-logger = logging.getLogger(__name__)
-
-SUMMARY_GROWTH = 2_500
-"""Characters of blocks left free when the first answer joins the summary: the summary grows as
-the case goes on (a cause, a mitigation, an outcome; each line is capped)."""
 
 
 def card_keys(reply: TurnReply) -> list[str]:
@@ -75,40 +67,8 @@ def thread_of(case: Case) -> ThreadRef:
     return ThreadRef(team_id=case.team_id, channel_id=case.channel_id, thread_ts=case.thread_ts)
 
 
-class ThreadPresenter(ThreadVoice):
+class ThreadPresenter(SummaryVoice):
     """Posts and edits the bot's messages in case threads: the facade the services call."""
-
-    async def show_header(self, case: Case, notes: Mapping[str, str] | None = None) -> None:
-        """Post the living case summary, or edit it in place when what it shows changed.
-
-        Where the case's first answer shares its message, the answer is drawn again with it
-        (``notes``: how its questions were just decided, by confirmation id).
-        """
-        kept_top = await self._refs.find(case, PostedKind.HEADER)
-        body = await self._refs.kept(case, PostedKind.HEADER)
-        summary = body if isinstance(body, Summary) else None
-        opening = summary.opening if summary is not None else None
-        if opening is not None and notes:
-            opening = opening.decided(dict(notes))
-        spend = await self._spend(case)
-        rendered = top(case, opening, spend)
-        if opening is not None and not fits(rendered):
-            # Grown past Slack's limit despite the room left for it: first without the file
-            # findings the answer opened with, else the summary alone.
-            logger.warning("the first answer no longer fits with the summary")
-            opening = opening.model_copy(update={"lead": []})
-            rendered = top(case, opening, spend)
-            if not fits(rendered):
-                opening, rendered = None, top(case, None, spend)
-        shows = digest(rendered)
-        if kept_top is None or kept_top.ts is None:
-            ts = await self.post(case, rendered)
-        elif summary is not None and summary.digest == shows:
-            return
-        else:
-            ts = kept_top.ts
-            await self.surface.update(channel=case.channel_id, ts=ts, message=rendered)
-        await self._refs.set_header(case, ts, digest=shows, opening=opening)
 
     async def open_thread(self, case: Case, **detail: str) -> None:
         """A new case: its opening audited (``detail``: who opened it, and how).
@@ -214,7 +174,7 @@ class ThreadPresenter(ThreadVoice):
         posted) when together they would not fit one message."""
         opening = kept(reply, lead, questions=True, key=key)
         rendered = top(case, opening, await self._spend(case))
-        if not fits(rendered, room=SUMMARY_GROWTH):
+        if not roomy(rendered):
             return ""
         at = await self.surface.post(
             channel=case.channel_id, thread_ts=case.thread_ts, message=rendered
@@ -229,12 +189,6 @@ class ThreadPresenter(ThreadVoice):
             await self._refs.remember(case, PostedKind.REQUEST, at, key, body=AtTheTop())
         await self._upload_documents(case, reply)
         return at
-
-    async def _spend(self, case: Case) -> LLMSpend | None:
-        """What the model cost the case so far, for the summary's footer."""
-        if self._spending is None:
-            return None
-        return await self._spending.for_case(case.case_id)
 
     async def _upload_documents(self, case: Case, reply: TurnReply) -> None:
         for document in reply.documents:

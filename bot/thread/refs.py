@@ -9,7 +9,9 @@ table or the audit log, which keeps only what people and the bot did.
 
 from __future__ import annotations
 
-from bot.thread.memory import Kept, ShownReply, Summary, dump, parse
+from collections.abc import Sequence
+
+from bot.thread.memory import Analysed, Kept, Offer, ShownReply, Summary, dump, parse
 from domain.case import Case
 from domain.ports import AuditRepository, Clock, PostedMessageRepository
 from domain.records import AuditEntry, PostedKind, PostedMessage
@@ -63,11 +65,19 @@ class MessageRefs:
         await self._posted.remember(message)
 
     async def set_header(
-        self, case: Case, ts: str, *, digest: str, opening: ShownReply | None = None
+        self,
+        case: Case,
+        ts: str,
+        *,
+        digest: str,
+        opening: ShownReply | None = None,
+        analysis: Analysed | None = None,
+        offers: Sequence[Offer] = (),
     ) -> None:
         """Remember the case summary and what it shows, to edit it in place only on a change;
-        with ``opening``, what was kept of the case's first answer, which shares its message."""
-        body = Summary(digest=digest, opening=opening)
+        with ``opening``, what was kept of the case's first answer, which shares its message;
+        with ``analysis``, an alert's analysis sharing it, and its ``offers`` as drawn."""
+        body = Summary(digest=digest, opening=opening, analysis=analysis, offers=list(offers))
         await self.remember(case, PostedKind.HEADER, ts, body=body)
 
     async def opened(self, case: Case, **detail: str) -> None:

@@ -5,31 +5,28 @@ it repeats, the validated strategies) and the remediation service what people de
 executor did; this draws each as its message, posts or edits it, and remembers where. Messages the
 next turns' model should read come back with their words (`Told`).
 
-An alert's arrival is one message in its thread: the analysis with the workflows it offers under
-it, each with Approve / Reject, drawn again as a whole when one is decided. Only when they would not
-fit one message does each workflow follow in its own.
+An alert's arrival is one message in its thread: the case summary, then the analysis with the
+workflows it offers under it, each with Approve / Reject, drawn again as a whole when one is
+decided. Only where the summary has too little room left for them is the analysis a message of its
+own, and only when the workflows would not fit one message with it does each follow in its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from bot.slack.render.holding_back import budget_note, waiting_note
 from bot.slack.render.limits import fits
-from bot.slack.render.message import SlackMessage, divider, message
 from bot.slack.render.remediation import (
     analysis_record,
-    decided_strategy_message,
     execution_message,
     ran_and_ask_message,
-    rca_message,
     strategy_message,
-    undecided_strategy_message,
 )
 from bot.thread.alerts import Told
-from bot.thread.compose import lead_messages, led
-from bot.thread.memory import Analysed, Lead, RanAndAsked
-from bot.thread.voice import ThreadVoice
+from bot.thread.analysis import analysis_message, strategy_now
+from bot.thread.header import SummaryVoice
+from bot.thread.memory import Analysed, Lead, Offer, RanAndAsked
 from domain.budget import Breach
 from domain.case import Case
 from domain.engine.present import request_card as card_of
@@ -38,7 +35,7 @@ from domain.records import PostedKind
 from domain.workflows.catalog import Workflow
 from domain.workflows.incident import IncidentContext
 from domain.workflows.planner import RcaOutcome
-from domain.workflows.remediation import ExecutionResult, RemediationStrategy, StrategyStatus
+from domain.workflows.remediation import ExecutionResult, RemediationStrategy
 
 Offered = tuple[RemediationStrategy, Workflow]
 """A strategy and the catalog workflow it would run."""
@@ -47,7 +44,7 @@ Offered = tuple[RemediationStrategy, Workflow]
 class RemediationThread:
     """Posts and edits the analysis, the strategies and what became of them in a case thread."""
 
-    def __init__(self, voice: ThreadVoice) -> None:
+    def __init__(self, voice: SummaryVoice) -> None:
         self._voice = voice
 
     @staticmethod
@@ -85,15 +82,20 @@ class RemediationThread:
             lead=list(lead),
             strategies=[strategy.strategy_id for strategy, _ in offered],
         )
-        current = {strategy.strategy_id: (strategy, workflow) for strategy, workflow in offered}
-        rendered = self._analysed(case, kept, current)
+        offers = [Offer(strategy=strategy, workflow=workflow) for strategy, workflow in offered]
+        rendered = analysis_message(case, kept, offers)
         apart = bool(offered) and not fits(rendered)
         if apart:  # too long for one message: each workflow follows in its own
             kept = kept.model_copy(update={"strategies": []})
-            rendered = self._analysed(case, kept, current)
+            rendered = analysis_message(case, kept, offers)
         voice = self._voice
         at = await voice.ts_of(case, PostedKind.REPLY, key)
-        if at is None:
+        top = await voice.ts_of(case, PostedKind.HEADER, "")
+        joined = await voice.join_header(case, kept, offers) if at in (None, top) else ""
+        if joined:
+            at = joined
+            await voice.remember(case, PostedKind.REPLY, at, key, body=kept)
+        elif at is None or at == top:
             at = await voice.post_kept(case, rendered, PostedKind.REPLY, key, body=kept)
         else:
             await voice.replace(case, at, rendered)
@@ -103,24 +105,6 @@ class RemediationThread:
             else:
                 await voice.remember(case, PostedKind.STRATEGY, at, strategy.strategy_id, body=kept)
         return at
-
-    def _analysed(self, case: Case, kept: Analysed, current: Mapping[str, Offered]) -> SlackMessage:
-        """The analysis as it was, then each workflow kept under it as it stands now."""
-        shown = led(
-            lead_messages(kept.lead, case_id=case.case_id),
-            rca_message(
-                kept.outcome,
-                signal_severity=kept.severity,
-                catalog=kept.catalog,
-                observed=kept.observed,
-            ),
-        )
-        blocks = list(shown.blocks)
-        for strategy_id in kept.strategies:
-            strategy, workflow = current[strategy_id]
-            drawn = _strategy(case, strategy, workflow, total=len(kept.strategies))
-            blocks += [divider(), *drawn.blocks]
-        return message(blocks, text=shown.text)
 
     async def offer(
         self, case: Case, strategy: RemediationStrategy, workflow: Workflow, *, total: int
@@ -136,6 +120,7 @@ class RemediationThread:
         case's, as they stand now) as it stands: the analysis they were offered under, once, or
         a strategy's own message (who decided what, no buttons); nothing where none was."""
         current = {strategy.strategy_id: (strategy, workflow) for strategy, workflow in strategies}
+        top = await self._voice.ts_of(case, PostedKind.HEADER, "")
         redrawn: set[str] = set()
         for strategy_id in changed:
             if strategy_id not in current:
@@ -145,9 +130,14 @@ class RemediationThread:
                 continue
             redrawn.add(ts)
             if isinstance(body, Analysed) and all(s in current for s in body.strategies):
-                rendered = self._analysed(case, body, current)
+                pairs = [current[offered] for offered in body.strategies]
+                offers = [Offer(strategy=strategy, workflow=flow) for strategy, flow in pairs]
+                if ts == top:  # under the case summary: drawn with it
+                    await self._voice.show_header(case, offers=offers)
+                    continue
+                rendered = analysis_message(case, body, offers)
             else:
-                rendered = _strategy(case, *current[strategy_id], total=0)
+                rendered = strategy_now(case, *current[strategy_id], total=0)
             await self._voice.surface.update(channel=case.channel_id, ts=ts, message=rendered)
 
     async def ran(self, case: Case, result: ExecutionResult, workflow: Workflow) -> Told:
@@ -167,15 +157,3 @@ class RemediationThread:
             case, said, PostedKind.REQUEST, request.request_id, body=kept
         )
         return Told(ts=at, text=said.text)
-
-
-def _strategy(
-    case: Case, strategy: RemediationStrategy, workflow: Workflow, *, total: int
-) -> SlackMessage:
-    """A strategy still to decide, with its buttons (none once the case is finished); else who
-    decided what."""
-    if strategy.status is not StrategyStatus.PROPOSED:
-        return decided_strategy_message(strategy, workflow)
-    if case.is_terminal:
-        return undecided_strategy_message(strategy, workflow, status=case.status.value)
-    return strategy_message(strategy, workflow, total=total)

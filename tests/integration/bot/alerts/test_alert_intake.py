@@ -78,11 +78,11 @@ async def test_a_firing_alert_opens_a_case_with_its_analysis_and_strategies(
     assert case.title == "KubePodCrashLooping: Pod is crash looping."
     assert case.user_id == "alertmanager"
     assert "Firing: KubePodCrashLooping" in texts[0], "the alert itself is the thread's parent"
-    assert case.short_id in texts[1], "then the case header"
-    assert "Root-cause analysis" in texts[2]
-    assert len(texts) == 3, "the analysis offers its workflows in the same message"
+    assert case.short_id in texts[1], "then the case summary"
+    assert "Root-cause analysis" in texts[1], "with the analysis under it"
+    assert len(texts) == 2, "the analysis offers its workflows in the same message"
     assert len(with_strategy_buttons(bot, thread_ts)) == 2
-    assert "kubectl rollout restart deployment/payments-api -n payments" in texts[2]
+    assert "kubectl rollout restart deployment/payments-api -n payments" in texts[1]
     assert len(bot.llm.requests) == 2
     actions = [e.action for e in await bot.runtime.repositories.audit.list_for_case(case.case_id)]
     assert "case.opened_by_alert" in actions
@@ -333,15 +333,16 @@ async def test_an_analysis_cut_short_by_slack_is_finished_by_its_retry(
 
     await post_alert(bot, crash_looping())
     await slack.wait_for("chat.postMessage", 2)  # the alert and its case summary
-    slack.fail_next("chat.postMessage", status=500)  # Slack fails the analysis's post
+    slack.fail_next("chat.update", status=500)  # Slack fails drawing the analysis in
     await bot.settle(expect=0)
     thread_ts = str(alert_messages(bot)[0]["ts"])
     await eventually(lambda: bool(with_strategy_buttons(bot, thread_ts)), seconds=10)
 
     texts = [text_of(m) for m in bot.thread(thread_ts)]
-    assert not [key for key in slack.workspace.statuses if key[1] == thread_ts], "sign left up"
-    (refused,) = slack.calls_to("chat.postMessage", ok=False)
-    assert "Root-cause analysis" in refused["text"]
+    # Drawn in by an edit, which leaves a status line up: the work takes it down once done.
+    await eventually(lambda: thread_ts not in {key[1] for key in slack.workspace.statuses})
+    (refused,) = slack.calls_to("chat.update", ok=False)
+    assert "Root-cause analysis" in json.dumps(refused["blocks"])
     assert sum("Root-cause analysis" in t for t in texts) == 1
 
 

@@ -5,8 +5,8 @@ approves one without writing first; they reply with the numbers the "did it work
 for, say it is stable, and resolve the case with one click. One new message per person's action,
 about 700 characters per action (the alert's arrival counted as one), no message over 2,500, no
 long block shown twice, no edit that changes nothing, and once the case is resolved no button
-left in its thread that would still act on it. The alert's arrival itself posts the alert, the
-case summary, and the analysis with the workflows it offers under it (one message).
+left in its thread that would still act on it. The alert's arrival itself posts the alert and
+one message under it: the case summary, with the analysis and the workflows it offers under it.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ async def test_an_alert_approved_by_the_on_call_keeps_to_its_budget(
     assert case.status is CaseStatus.RESOLVED
     budget.check(thread_ts)
     bots = bot.bot_messages(thread_ts)
-    assert arrival == 3, "the alert, its summary, and the analysis offering the workflows"
+    assert arrival == 2, "the alert, and its summary with the analysis offering the workflows"
     shown = sum(visible_length(m) for m in bots)
     actions = len(budget.posts) + 1  # the people's, and the alert's arrival
     assert shown / actions <= MAX_CHARS_PER_ACTION, f"{shown:,} characters for {actions} actions"

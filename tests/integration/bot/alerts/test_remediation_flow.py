@@ -6,12 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from domain.workflows.remediation import StrategyStatus
+from tests.alerts import crash_looping
 from tests.fakes.models.llm_server import FakeLLMServer
 from tests.fakes.slack.server import FakeSlack
 from tests.fakes.slack.state import BOT_USER_ID
 from tests.integration.bot.alerts.alert_harness import (
     alert_bot,
+    alert_messages,
+    analysis,
     close_case,
+    post_alert,
     thread_text,
     with_strategy_buttons,
 )
@@ -29,6 +33,8 @@ from tests.integration.bot.replies import chat_reply
 from tests.unit.domain.workflows.catalog_data import (
     PARAMETERS,
     RESTART,
+    ROLLBACK,
+    strategy,
 )
 
 
@@ -259,3 +265,32 @@ async def test_a_finished_case_takes_no_approval(bot: BotHarness, slack: FakeSla
 
     assert (await strategies_of(bot, thread_ts))[0].status is StrategyStatus.PROPOSED
     assert "This case is finished" in text_of(slack.ephemerals(user=SRE)[-1])
+
+
+async def test_an_analysis_too_long_to_share_the_summary_is_a_message_of_its_own(
+    bot: BotHarness,
+) -> None:
+    said = "The pods lost their database connections during the failover and never retried. "
+    long = [f"{n}. {said * 3}" for n in range(1, 13)]
+    bot.llm.script(
+        *analysis(
+            strategy(RESTART),
+            strategy(ROLLBACK, confidence=0.5),
+            contributing_factors=long,
+            warnings=long,
+        )
+    )
+    await post_alert(bot, crash_looping())
+    await bot.settle(expect=2)
+    thread_ts = str(alert_messages(bot)[0]["ts"])
+    summary, analysed = bot.bot_messages(thread_ts)[1:]
+    assert "Root-cause analysis" not in text_of(summary), "the summary keeps its room to grow"
+    assert "Root-cause analysis" in text_of(analysed)
+    first, _ = with_strategy_buttons(bot, thread_ts)
+
+    await join(bot, thread_ts)
+    await decide(bot, first, "approve")
+
+    assert with_strategy_buttons(bot, thread_ts) == []
+    assert f"Approved by <@{SRE}>" in text_of(bot.thread(thread_ts)[2])
+    assert "Root-cause analysis" not in text_of(bot.thread(thread_ts)[1])

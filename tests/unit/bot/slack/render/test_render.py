@@ -16,7 +16,8 @@ from bot.slack.render.commands import CaseLink, case_list, help_message, kb_resu
 from bot.slack.render.limits import fit, problems
 from bot.slack.render.message import SlackMessage
 from bot.slack.render.views import HomeModel, ScoreLine, home_view, kb_add_modal
-from bot.thread.presenter import SUMMARY_GROWTH
+from bot.thread.header import SUMMARY_GROWTH, SUMMARY_GROWTH_BLOCKS
+from domain.budget import LLMSpend
 from domain.case import Case
 from domain.engine.summary import Mitigation, Phase
 from domain.engine.view import ConclusionView, SolutionView
@@ -308,3 +309,15 @@ def test_the_summary_at_its_longest_leaves_the_first_answer_its_room() -> None:
 
     size = sum(len(json.dumps(b, separators=(",", ":"), ensure_ascii=False)) for b in blocks)
     assert size <= SUMMARY_GROWTH, "its growth fits in the room the first answer leaves"
+
+
+def test_the_summary_grows_by_no_more_blocks_than_an_analysis_under_it_leaves_free() -> None:
+    shortest = summary(
+        impact="", cause="", mitigation=Mitigation.NONE, next_step="", waiting_questions=0
+    )
+    longest = summary(next_step="someone else", waiting_questions=2, stuck=True)
+    spent = LLMSpend(calls=3, tokens=4_200, cost_usd=0.012)
+
+    grown = len(summary_message(longest, spent).blocks) - len(summary_message(shortest).blocks)
+
+    assert grown <= SUMMARY_GROWTH_BLOCKS
